@@ -1,0 +1,142 @@
+#pragma once
+// The case file (.yaml): the solver's one input. docs/formats.md documents every key.
+// Paths in the file are relative to the case file's folder; read_case() resolves them.
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace scree::formats {
+
+using Vec3 = std::array<double, 3>;
+
+struct TimeSettings {
+  double step = 0;      // Δt, s
+  double duration = 0;  // simulated time, s
+};
+
+struct OutputSettings {
+  std::filesystem::path directory;                 // frames, checkpoint and log go here
+  double frame_interval = 0;                       // s between frames
+  std::optional<double> checkpoint_interval;       // s between checkpoints; none when empty
+  double log_interval = 0;                         // s between log rows
+  std::filesystem::path log;                       // CSV log
+};
+
+enum class SchemeType { impulse, penalty, pgs };
+
+// Energy tracking method (seed 003, as modified in seed 000).
+struct ImpulseParameters {
+  int increments = 50;             // α: a velocity is moved in steps of 1/α of its value
+  double group_tolerance = 0.03;   // β: contacts within β of the extreme value act together
+  int max_rounds = 300;            // then restitution is set to zero (seed 003)
+  int boundary_iterations = 10;    // predict–correct sweeps against static bodies (seed 000)
+};
+
+// Penalty LS-DEM (seed 004).
+struct PenaltyParameters {
+  double normal_stiffness = 0;      // kn, N/m
+  double tangential_stiffness = 0;  // kt, N/m
+  double local_damping = 0;         // Cundall's non-viscous damping D, [0, 1)
+};
+
+// Nonsmooth DEM, projected Gauss–Seidel with warm start (seed 002).
+struct PgsParameters {
+  int iterations = 100;
+  double tolerance = 1e-6;     // on the relative change of the impulses
+  double warm_start = 0.85;    // β of seed 002; 0 switches warm starting off
+  double relaxation_steps = 4; // SPOOK relaxation time in time steps
+  double stiffness = 1e8;      // contact stiffness behind the compliance, N/m
+};
+
+struct Scheme {
+  SchemeType type = SchemeType::impulse;
+  ImpulseParameters impulse;
+  PenaltyParameters penalty;
+  PgsParameters pgs;
+};
+
+struct Material {
+  std::string name;
+  std::optional<double> density;  // kg/m³; required for materials of grains and membranes
+  double friction = 0;            // Coulomb μ
+  double restitution = 0;         // Stronge's energetic coefficient e
+};
+
+// Overrides the contact law between two materials.
+struct Interaction {
+  std::string material_a, material_b;
+  double friction = 0;
+  double restitution = 0;
+};
+
+struct GrainTemplate {
+  std::string name;
+  std::filesystem::path file;  // avatar .vdb
+  std::string material;
+};
+
+struct TerrainSettings {
+  std::filesystem::path file;  // terrain .vdb
+  std::string material;
+};
+
+enum class WallType { plane, box };
+
+struct Wall {
+  std::string name;
+  WallType type = WallType::plane;
+  Vec3 point{}, normal{};  // plane: grains live on the side the unit normal points to
+  Vec3 min{}, max{};       // box: grains live inside
+  std::string material;
+};
+
+struct MembraneSettings {
+  std::string name;
+  std::filesystem::path file;  // membrane .h5
+  std::string material;
+};
+
+struct Domain {
+  Vec3 min{}, max{};  // grains that leave this box are removed from the simulation
+};
+
+struct ParallelSettings {
+  std::array<int, 3> ranks{0, 0, 0};  // MPI ranks along x, y, z; all 0 = chosen at run time
+};
+
+struct Case {
+  std::filesystem::path file;  // where it was read from
+  TimeSettings time;
+  OutputSettings output;
+  Scheme scheme;
+  Vec3 gravity{0, 0, -9.81};
+  double global_damping = 0;  // ξ, 1/s: v ← v (1 − ξ Δt)
+  std::uint64_t seed = 1;     // random number generator seed
+  std::vector<Material> materials;
+  std::vector<Interaction> interactions;
+  std::vector<GrainTemplate> templates;
+  std::filesystem::path initial_state;
+  std::optional<TerrainSettings> terrain;
+  std::vector<Wall> walls;
+  std::vector<MembraneSettings> membranes;
+  std::optional<Domain> domain;
+  ParallelSettings parallel;
+
+  const Material& material(const std::string& name) const;  // throws std::out_of_range
+};
+
+// The contact law between two materials: an `interactions` entry if there is one, otherwise
+// the smaller friction and the smaller restitution of the two.
+struct ContactLaw {
+  double friction = 0;
+  double restitution = 0;
+};
+ContactLaw contact_law(const Case& c, const std::string& material_a, const std::string& material_b);
+
+// Reads and validates a case file. Throws FileError "<file>:<line>: <key>: <what is wrong>".
+Case read_case(const std::filesystem::path& file);
+
+}  // namespace scree::formats

@@ -1,0 +1,74 @@
+#pragma once
+// A thin RAII layer over the HDF5 C API, internal to scree_formats. Every failure throws
+// FileError naming the file and the object.
+#include <hdf5.h>
+
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace scree::formats::h5 {
+
+// Owns one HDF5 identifier (file, group, dataset, dataspace, datatype or attribute).
+class Handle {
+ public:
+  Handle() = default;
+  explicit Handle(hid_t id) : id_(id) {}
+  Handle(Handle&& o) noexcept : id_(o.id_) { o.id_ = -1; }
+  Handle& operator=(Handle&& o) noexcept;
+  Handle(const Handle&) = delete;
+  Handle& operator=(const Handle&) = delete;
+  ~Handle();
+  hid_t get() const { return id_; }
+  explicit operator bool() const { return id_ >= 0; }
+
+ private:
+  hid_t id_ = -1;
+};
+
+// A location (file or group) with the path of its file, for error messages.
+struct Location {
+  std::filesystem::path file;
+  hid_t id;
+  std::string name;  // HDF5 path of this location, e.g. "/bodies"
+  std::string child(const std::string& n) const { return (name == "/" ? "/" : name + "/") + n; }
+};
+
+Handle create_file(const std::filesystem::path& path);
+Handle open_file(const std::filesystem::path& path);  // refuses files that are not HDF5
+Handle create_group(const Location& at, const std::string& name);
+Handle open_group(const Location& at, const std::string& name);  // fails if missing
+bool exists(const Location& at, const std::string& name);
+std::vector<std::string> children(const Location& at);  // names of members, in name order
+
+// Attributes: scalars and strings.
+void write_attribute(const Location& at, const std::string& name, const std::string& value);
+void write_attribute(const Location& at, const std::string& name, double value);
+void write_attribute(const Location& at, const std::string& name, std::int64_t value);
+std::string read_string_attribute(const Location& at, const std::string& name);
+double read_double_attribute(const Location& at, const std::string& name);
+std::int64_t read_int_attribute(const Location& at, const std::string& name);
+bool has_attribute(const Location& at, const std::string& name);
+
+// Datasets of shape (n) or (n, columns), stored row major.
+template <class T>
+void write_dataset(const Location& at, const std::string& name, const std::vector<T>& data);
+template <class T, size_t C>
+void write_dataset(const Location& at, const std::string& name,
+                   const std::vector<std::array<T, C>>& data);
+template <class T>
+std::vector<T> read_dataset(const Location& at, const std::string& name);
+template <class T, size_t C>
+std::vector<std::array<T, C>> read_dataset_rows(const Location& at, const std::string& name);
+
+void write_strings(const Location& at, const std::string& name,
+                   const std::vector<std::string>& values);
+std::vector<std::string> read_strings(const Location& at, const std::string& name);
+
+// Switches off HDF5's own printing of error stacks; scree reports errors itself.
+void silence_errors();
+
+}  // namespace scree::formats::h5

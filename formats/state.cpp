@@ -1,0 +1,338 @@
+#include "formats/state.h"
+
+#include <cmath>
+#include <set>
+
+#include "formats/atomic_file.h"
+#include "formats/error.h"
+#include "formats/hdf5_io.h"
+
+namespace scree::formats {
+
+namespace {
+
+constexpr std::int64_t format_version = 1;
+constexpr double quaternion_tolerance = 1e-6;  // allowed | |q| - 1 |
+
+bool finite(const Vec3& v) {
+  return std::isfinite(v[0]) && std::isfinite(v[1]) && std::isfinite(v[2]);
+}
+
+// Empty when every array has n entries, else which one does not.
+template <class... Arrays>
+std::string check_lengths(const std::string& group, size_t n,
+                          const std::pair<const char*, size_t>& first, const Arrays&... rest) {
+  for (const auto& [name, size] : {first, rest...})
+    if (size != n)
+      return group + "/" + name + " has " + std::to_string(size) + " entries, expected " +
+             std::to_string(n);
+  return {};
+}
+
+std::string check_vectors(const std::string& what, const std::vector<Vec3>& values) {
+  for (size_t i = 0; i < values.size(); ++i)
+    if (!finite(values[i])) return what + "[" + std::to_string(i) + "] is not finite";
+  return {};
+}
+
+std::string check_bodies(const Bodies& b, size_t template_count) {
+  size_t n = b.id.size();
+  if (auto e = check_lengths("/bodies", n, {"template", b.template_index.size()},
+                             std::pair{"scale", b.scale.size()},
+                             std::pair{"position", b.position.size()},
+                             std::pair{"orientation", b.orientation.size()},
+                             std::pair{"velocity", b.velocity.size()},
+                             std::pair{"angular_velocity", b.angular_velocity.size()});
+      !e.empty())
+    return e;
+  std::set<std::uint64_t> ids;
+  for (size_t i = 0; i < n; ++i) {
+    std::string at = "body " + std::to_string(i) + ": ";
+    if (b.id[i] >= first_reserved_id) return at + "id must be below 2^62";
+    if (!ids.insert(b.id[i]).second) return at + "duplicate id " + std::to_string(b.id[i]);
+    if (b.template_index[i] >= template_count)
+      return at + "template index " + std::to_string(b.template_index[i]) + " but only " +
+             std::to_string(template_count) + " templates";
+    if (!(std::isfinite(b.scale[i]) && b.scale[i] > 0)) return at + "scale must be > 0";
+    const Quat& q = b.orientation[i];
+    double norm = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    if (!(std::abs(norm - 1) <= quaternion_tolerance))
+      return at + "orientation is not a unit quaternion (norm " + std::to_string(norm) + ")";
+  }
+  for (auto [what, values] : {std::pair{"position", &b.position}, {"velocity", &b.velocity},
+                              {"angular_velocity", &b.angular_velocity}})
+    if (auto e = check_vectors(std::string("/bodies/") + what, *values); !e.empty()) return e;
+  return {};
+}
+
+std::string check_membrane(const Membrane& m) {
+  std::string group = "/membranes/" + m.name;
+  if (m.name.empty() || m.name.find('/') != std::string::npos || m.name == "." || m.name == "..")
+    return "membrane name '" + m.name + "' must be non-empty and contain no '/'";
+  size_t n = m.position.size();
+  if (auto e = check_lengths(group, n, {"velocity", m.velocity.size()},
+                             std::pair{"radius", m.radius.size()},
+                             std::pair{"mass", m.mass.size()},
+                             std::pair{"anchored", m.anchored.size()});
+      !e.empty())
+    return e;
+  if (auto e = check_lengths(group, m.springs.size(), {"rest_length", m.rest_length.size()},
+                             std::pair{"stiffness", m.stiffness.size()});
+      !e.empty())
+    return e;
+  if (auto e = check_vectors(group + "/position", m.position); !e.empty()) return e;
+  if (auto e = check_vectors(group + "/velocity", m.velocity); !e.empty()) return e;
+  for (size_t i = 0; i < n; ++i)
+    if (!(m.radius[i] > 0 && std::isfinite(m.radius[i]) && m.mass[i] > 0 &&
+          std::isfinite(m.mass[i])))
+      return group + ": ball " + std::to_string(i) + " needs radius > 0 and mass > 0";
+  for (size_t s = 0; s < m.springs.size(); ++s) {
+    if (m.springs[s][0] >= n || m.springs[s][1] >= n || m.springs[s][0] == m.springs[s][1])
+      return group + ": spring " + std::to_string(s) + " joins balls that do not exist";
+    if (!(m.rest_length[s] >= 0 && std::isfinite(m.rest_length[s]) && m.stiffness[s] >= 0 &&
+          std::isfinite(m.stiffness[s])))
+      return group + ": spring " + std::to_string(s) + " needs rest_length and stiffness >= 0";
+  }
+  return {};
+}
+
+std::string check_solver(const SolverState& s) {
+  const ContactCache& c = s.contacts;
+  if (auto e = check_lengths("/solver/contacts", c.size(), {"body_b", c.body_b.size()},
+                             std::pair{"node", c.node.size()},
+                             std::pair{"impulse", c.impulse.size()},
+                             std::pair{"tangential_displacement",
+                                       c.tangential_displacement.size()});
+      !e.empty())
+    return e;
+  if (auto e = check_vectors("/solver/contacts/impulse", c.impulse); !e.empty()) return e;
+  return check_vectors("/solver/contacts/tangential_displacement", c.tangential_displacement);
+}
+
+std::string check_state(const State& s) {
+  if (!std::isfinite(s.time)) return "time is not finite";
+  if (s.step < 0) return "step must be >= 0";
+  if (auto e = check_bodies(s.bodies, s.templates.size()); !e.empty()) return e;
+  std::set<std::string> names;
+  for (const auto& m : s.membranes) {
+    if (auto e = check_membrane(m); !e.empty()) return e;
+    if (!names.insert(m.name).second) return "two membranes named '" + m.name + "'";
+  }
+  if ((s.kind == StateKind::checkpoint) != s.solver.has_value())
+    return s.solver ? "solver state is only stored in checkpoints"
+                    : "a checkpoint needs the solver state (/solver)";
+  if (s.solver) return check_solver(*s.solver);
+  return {};
+}
+
+void write_membrane_group(const h5::Location& parent, const Membrane& m) {
+  h5::Handle g = h5::create_group(parent, m.name);
+  h5::Location at{parent.file, g.get(), parent.child(m.name)};
+  h5::write_dataset(at, "position", m.position);
+  h5::write_dataset(at, "velocity", m.velocity);
+  h5::write_dataset(at, "radius", m.radius);
+  h5::write_dataset(at, "mass", m.mass);
+  h5::write_dataset(at, "anchored", m.anchored);
+  h5::write_dataset(at, "springs", m.springs);
+  h5::write_dataset(at, "rest_length", m.rest_length);
+  h5::write_dataset(at, "stiffness", m.stiffness);
+}
+
+Membrane read_membrane_group(const h5::Location& parent, const std::string& name) {
+  h5::Handle g = h5::open_group(parent, name);
+  h5::Location at{parent.file, g.get(), parent.child(name)};
+  Membrane m;
+  m.name = name;
+  m.position = h5::read_dataset_rows<double, 3>(at, "position");
+  m.velocity = h5::read_dataset_rows<double, 3>(at, "velocity");
+  m.radius = h5::read_dataset<double>(at, "radius");
+  m.mass = h5::read_dataset<double>(at, "mass");
+  m.anchored = h5::read_dataset<std::uint8_t>(at, "anchored");
+  m.springs = h5::read_dataset_rows<std::uint32_t, 2>(at, "springs");
+  m.rest_length = h5::read_dataset<double>(at, "rest_length");
+  m.stiffness = h5::read_dataset<double>(at, "stiffness");
+  return m;
+}
+
+void write_membranes(const h5::Location& root, const std::vector<Membrane>& membranes) {
+  h5::Handle g = h5::create_group(root, "membranes");
+  h5::Location at{root.file, g.get(), "/membranes"};
+  for (const auto& m : membranes) write_membrane_group(at, m);
+}
+
+std::vector<Membrane> read_membranes(const h5::Location& root) {
+  std::vector<Membrane> out;
+  if (!h5::exists(root, "membranes")) return out;
+  h5::Handle g = h5::open_group(root, "membranes");
+  h5::Location at{root.file, g.get(), "/membranes"};
+  for (const auto& name : h5::children(at)) out.push_back(read_membrane_group(at, name));
+  return out;
+}
+
+void write_header(const h5::Location& root, const std::string& format) {
+  h5::write_attribute(root, "format", format);
+  h5::write_attribute(root, "version", format_version);
+}
+
+// Checks the root's format name and version; returns nothing, throws on mismatch.
+void read_header(const h5::Location& root, const std::string& format) {
+  if (!h5::has_attribute(root, "format"))
+    throw FileError(root.file, "not a scree file: no 'format' attribute on /");
+  std::string found = h5::read_string_attribute(root, "format");
+  if (found != format)
+    throw FileError(root.file, "is a '" + found + "' file, expected '" + format + "'");
+  std::int64_t version = h5::read_int_attribute(root, "version");
+  if (version != format_version)
+    throw FileError(root.file, "format version " + std::to_string(version) +
+                                   " is not supported (this scree reads version " +
+                                   std::to_string(format_version) + ")");
+}
+
+// Writes through an AtomicFile: nothing appears under `file` unless all of it was written.
+template <class WriteBody>
+void write_atomically(const std::filesystem::path& file, WriteBody&& body) {
+  AtomicFile out(file);
+  {
+    h5::Handle f = h5::create_file(out.temp_path());
+    h5::Location root{file, f.get(), "/"};
+    body(root);
+    if (H5Fflush(f.get(), H5F_SCOPE_GLOBAL) < 0) throw FileError(file, "cannot flush");
+  }
+  out.commit();
+}
+
+}  // namespace
+
+void Bodies::resize(size_t n) {
+  id.resize(n);
+  template_index.resize(n);
+  scale.resize(n, 1.0);
+  position.resize(n);
+  orientation.resize(n, Quat{1, 0, 0, 0});
+  velocity.resize(n);
+  angular_velocity.resize(n);
+}
+
+const char* to_string(StateKind kind) {
+  switch (kind) {
+    case StateKind::state: return "state";
+    case StateKind::frame: return "frame";
+    case StateKind::checkpoint: return "checkpoint";
+  }
+  return "?";
+}
+
+void write_state(const std::filesystem::path& file, const State& s) {
+  if (auto e = check_state(s); !e.empty()) throw FileError(file, "cannot write: " + e);
+  write_atomically(file, [&](const h5::Location& root) {
+    write_header(root, "scree-state");
+    h5::write_attribute(root, "kind", std::string(to_string(s.kind)));
+    h5::write_attribute(root, "time", s.time);
+    h5::write_attribute(root, "step", s.step);
+    h5::write_strings(root, "templates", s.templates);
+
+    h5::Handle g = h5::create_group(root, "bodies");
+    h5::Location bodies{file, g.get(), "/bodies"};
+    const Bodies& b = s.bodies;
+    h5::write_dataset(bodies, "id", b.id);
+    h5::write_dataset(bodies, "template", b.template_index);
+    h5::write_dataset(bodies, "scale", b.scale);
+    h5::write_dataset(bodies, "position", b.position);
+    h5::write_dataset(bodies, "orientation", b.orientation);
+    h5::write_dataset(bodies, "velocity", b.velocity);
+    h5::write_dataset(bodies, "angular_velocity", b.angular_velocity);
+
+    write_membranes(root, s.membranes);
+
+    if (s.solver) {
+      h5::Handle sg = h5::create_group(root, "solver");
+      h5::Location solver{file, sg.get(), "/solver"};
+      const SolverState& ss = *s.solver;
+      h5::write_attribute(solver, "rng_state", ss.rng_state);
+      h5::write_attribute(solver, "next_frame_index", ss.next_frame_index);
+      h5::write_attribute(solver, "next_frame_time", ss.next_frame_time);
+      h5::write_attribute(solver, "next_log_time", ss.next_log_time);
+      h5::write_attribute(solver, "next_checkpoint_time", ss.next_checkpoint_time);
+      h5::Handle cg = h5::create_group(solver, "contacts");
+      h5::Location contacts{file, cg.get(), "/solver/contacts"};
+      const ContactCache& c = ss.contacts;
+      h5::write_dataset(contacts, "body_a", c.body_a);
+      h5::write_dataset(contacts, "body_b", c.body_b);
+      h5::write_dataset(contacts, "node", c.node);
+      h5::write_dataset(contacts, "impulse", c.impulse);
+      h5::write_dataset(contacts, "tangential_displacement", c.tangential_displacement);
+    }
+  });
+}
+
+State read_state(const std::filesystem::path& file) {
+  h5::Handle f = h5::open_file(file);
+  h5::Location root{file, f.get(), "/"};
+  read_header(root, "scree-state");
+  State s;
+  std::string kind = h5::read_string_attribute(root, "kind");
+  if (kind == "state") s.kind = StateKind::state;
+  else if (kind == "frame") s.kind = StateKind::frame;
+  else if (kind == "checkpoint") s.kind = StateKind::checkpoint;
+  else throw FileError(file, "unknown kind '" + kind + "' (state, frame or checkpoint)");
+  s.time = h5::read_double_attribute(root, "time");
+  s.step = h5::read_int_attribute(root, "step");
+  s.templates = h5::read_strings(root, "templates");
+
+  h5::Handle g = h5::open_group(root, "bodies");
+  h5::Location bodies{file, g.get(), "/bodies"};
+  Bodies& b = s.bodies;
+  b.id = h5::read_dataset<std::uint64_t>(bodies, "id");
+  b.template_index = h5::read_dataset<std::uint32_t>(bodies, "template");
+  b.scale = h5::read_dataset<double>(bodies, "scale");
+  b.position = h5::read_dataset_rows<double, 3>(bodies, "position");
+  b.orientation = h5::read_dataset_rows<double, 4>(bodies, "orientation");
+  b.velocity = h5::read_dataset_rows<double, 3>(bodies, "velocity");
+  b.angular_velocity = h5::read_dataset_rows<double, 3>(bodies, "angular_velocity");
+
+  s.membranes = read_membranes(root);
+
+  if (h5::exists(root, "solver")) {
+    h5::Handle sg = h5::open_group(root, "solver");
+    h5::Location solver{file, sg.get(), "/solver"};
+    SolverState ss;
+    ss.rng_state = h5::read_string_attribute(solver, "rng_state");
+    ss.next_frame_index = h5::read_int_attribute(solver, "next_frame_index");
+    ss.next_frame_time = h5::read_double_attribute(solver, "next_frame_time");
+    ss.next_log_time = h5::read_double_attribute(solver, "next_log_time");
+    ss.next_checkpoint_time = h5::read_double_attribute(solver, "next_checkpoint_time");
+    h5::Handle cg = h5::open_group(solver, "contacts");
+    h5::Location contacts{file, cg.get(), "/solver/contacts"};
+    ContactCache& c = ss.contacts;
+    c.body_a = h5::read_dataset<std::uint64_t>(contacts, "body_a");
+    c.body_b = h5::read_dataset<std::uint64_t>(contacts, "body_b");
+    c.node = h5::read_dataset<std::int32_t>(contacts, "node");
+    c.impulse = h5::read_dataset_rows<double, 3>(contacts, "impulse");
+    c.tangential_displacement = h5::read_dataset_rows<double, 3>(contacts, "tangential_displacement");
+    s.solver = std::move(ss);
+  }
+  if (auto e = check_state(s); !e.empty()) throw FileError(file, e);
+  return s;
+}
+
+void write_membrane(const std::filesystem::path& file, const Membrane& m) {
+  if (auto e = check_membrane(m); !e.empty()) throw FileError(file, "cannot write: " + e);
+  write_atomically(file, [&](const h5::Location& root) {
+    write_header(root, "scree-membrane");
+    write_membranes(root, {m});
+  });
+}
+
+Membrane read_membrane(const std::filesystem::path& file) {
+  h5::Handle f = h5::open_file(file);
+  h5::Location root{file, f.get(), "/"};
+  read_header(root, "scree-membrane");
+  std::vector<Membrane> ms = read_membranes(root);
+  if (ms.size() != 1)
+    throw FileError(file, "a membrane file holds exactly one group under /membranes, found " +
+                              std::to_string(ms.size()));
+  if (auto e = check_membrane(ms[0]); !e.empty()) throw FileError(file, e);
+  return ms[0];
+}
+
+}  // namespace scree::formats

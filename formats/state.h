@@ -1,0 +1,93 @@
+#pragma once
+// State, frame and checkpoint files (.h5), and membrane files (.h5): one HDF5 layout for all,
+// specified in docs/formats.md. Writing is atomic (temporary file, then rename).
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace scree::formats {
+
+using Vec3 = std::array<double, 3>;
+using Quat = std::array<double, 4>;  // (w, x, y, z), unit norm, body-to-world
+
+// Rigid grains as parallel arrays (one entry per body, in any order).
+struct Bodies {
+  std::vector<std::uint64_t> id;              // unique, below first_reserved_id
+  std::vector<std::uint32_t> template_index;  // into State::templates
+  std::vector<double> scale;                  // uniform scale of the template, > 0
+  std::vector<Vec3> position;                 // centroid, world frame, m
+  std::vector<Quat> orientation;
+  std::vector<Vec3> velocity;          // of the centroid, m/s
+  std::vector<Vec3> angular_velocity;  // world frame, rad/s
+
+  size_t size() const { return id.size(); }
+  void resize(size_t n);
+};
+
+// Ids from 2^62 up name bodies that are not grains: membrane balls and static bodies, so that
+// one id names either side of any contact.
+constexpr std::uint64_t first_reserved_id = std::uint64_t(1) << 62;
+constexpr std::uint64_t membrane_ball_id(std::uint32_t membrane, std::uint32_t ball) {
+  return first_reserved_id + (std::uint64_t(membrane) << 32) + ball;
+}
+constexpr std::uint64_t terrain_id = std::uint64_t(1) << 63;
+constexpr std::uint64_t wall_id(std::uint32_t wall) { return terrain_id + 1 + wall; }
+
+// A flexible net: balls joined by linear springs; anchored balls never move.
+struct Membrane {
+  std::string name;
+  std::vector<Vec3> position;  // m
+  std::vector<Vec3> velocity;  // m/s
+  std::vector<double> radius;  // m, > 0
+  std::vector<double> mass;    // kg, > 0
+  std::vector<std::uint8_t> anchored;               // 1 = clamped
+  std::vector<std::array<std::uint32_t, 2>> springs;  // ball indices
+  std::vector<double> rest_length;                  // m, >= 0
+  std::vector<double> stiffness;                    // N/m, >= 0
+};
+
+// Persistent contacts carried from one step to the next (warm start, spring history).
+struct ContactCache {
+  std::vector<std::uint64_t> body_a, body_b;  // ids; the normal points from B to A
+  std::vector<std::int32_t> node;             // boundary node of A, -1 if none
+  std::vector<Vec3> impulse;                  // last step's impulse on A, world, N·s
+  std::vector<Vec3> tangential_displacement;  // penalty spring history, world, m
+  size_t size() const { return body_a.size(); }
+};
+
+// What a checkpoint adds so that a run continues bit for bit.
+struct SolverState {
+  ContactCache contacts;
+  std::string rng_state;  // the generator's own text serialisation
+  std::int64_t next_frame_index = 0;
+  double next_frame_time = 0;
+  double next_log_time = 0;
+  double next_checkpoint_time = 0;
+};
+
+enum class StateKind { state, frame, checkpoint };
+const char* to_string(StateKind kind);
+
+struct State {
+  StateKind kind = StateKind::state;
+  double time = 0;         // s
+  std::int64_t step = 0;   // time steps taken
+  std::vector<std::string> templates;  // avatar paths as given in the case file
+  Bodies bodies;
+  std::vector<Membrane> membranes;
+  std::optional<SolverState> solver;  // checkpoints only
+};
+
+// Throw FileError naming the file and what is wrong; write_* checks before writing, so a
+// file it refuses is never created, and an old file of that name is left untouched.
+void write_state(const std::filesystem::path& file, const State& state);
+State read_state(const std::filesystem::path& file);
+
+// A membrane file holds one membrane (scree-membrane builds them).
+void write_membrane(const std::filesystem::path& file, const Membrane& membrane);
+Membrane read_membrane(const std::filesystem::path& file);
+
+}  // namespace scree::formats

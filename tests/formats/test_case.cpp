@@ -1,0 +1,272 @@
+#include "formats/case.h"
+
+#include <gtest/gtest.h>
+
+#include "common/temp_dir.h"
+#include "formats/error.h"
+
+namespace scree::formats {
+namespace {
+
+using scree::testing::TempDir;
+
+// The smallest valid case; each bad case below changes one snippet of it. Line numbers in
+// the expectations refer to this text.
+const std::string minimal_case = R"(time:
+  step: 0.001
+  duration: 1.0
+output:
+  frame_interval: 0.01
+scheme:
+  type: impulse
+materials:
+  - name: rock
+    density: 2650
+    friction: 0.5
+    restitution: 0.6
+templates:
+  - name: grain
+    file: grain.vdb
+    material: rock
+initial_state: state.h5
+)";
+
+Case read_text_case(const TempDir& dir, const std::string& text) {
+  scree::testing::write_text(dir / "case.yaml", text);
+  return read_case(dir / "case.yaml");
+}
+
+TEST(Case, ReferenceExampleParsesCompletely) {
+  const std::filesystem::path file = std::string(SCREE_SOURCE_DIR) + "/docs/examples/case.yaml";
+  Case c = read_case(file);
+  const auto dir = file.parent_path();
+  EXPECT_EQ(c.time.step, 2.5e-4);
+  EXPECT_EQ(c.time.duration, 8.0);
+  EXPECT_EQ(c.output.directory, dir / "out");
+  EXPECT_EQ(c.output.log, dir / "out" / "log.csv");
+  EXPECT_EQ(c.output.frame_interval, 0.05);
+  ASSERT_TRUE(c.output.checkpoint_interval);
+  EXPECT_EQ(*c.output.checkpoint_interval, 1.0);
+  EXPECT_EQ(c.output.log_interval, 0.01);
+  EXPECT_EQ(c.scheme.type, SchemeType::impulse);
+  EXPECT_EQ(c.scheme.impulse.increments, 50);
+  EXPECT_EQ(c.scheme.impulse.group_tolerance, 0.03);
+  EXPECT_EQ(c.scheme.impulse.max_rounds, 300);
+  EXPECT_EQ(c.scheme.impulse.boundary_iterations, 10);
+  EXPECT_EQ(c.gravity, (Vec3{0, 0, -9.81}));
+  EXPECT_EQ(c.global_damping, 0.5);
+  EXPECT_EQ(c.seed, 42u);
+  ASSERT_EQ(c.materials.size(), 3u);
+  EXPECT_EQ(c.material("granite").density, 2650.0);
+  EXPECT_FALSE(c.material("ground").density.has_value());
+  ASSERT_EQ(c.templates.size(), 2u);
+  EXPECT_EQ(c.templates[1].file, dir / "avatars/flake.vdb");
+  EXPECT_EQ(c.initial_state, dir / "state.h5");
+  ASSERT_TRUE(c.terrain);
+  EXPECT_EQ(c.terrain->material, "ground");
+  ASSERT_EQ(c.walls.size(), 2u);
+  EXPECT_EQ(c.walls[0].type, WallType::plane);
+  EXPECT_EQ(c.walls[0].normal, (Vec3{0, 0, 1}));
+  EXPECT_EQ(c.walls[1].type, WallType::box);
+  EXPECT_EQ(c.walls[1].max, (Vec3{10, 10, 30}));
+  ASSERT_EQ(c.membranes.size(), 1u);
+  EXPECT_EQ(c.membranes[0].file, dir / "barrier.h5");
+  ASSERT_TRUE(c.domain);
+  EXPECT_EQ(c.domain->min, (Vec3{-500, -500, -100}));
+  EXPECT_EQ(c.parallel.ranks, (std::array<int, 3>{0, 0, 0}));
+}
+
+TEST(Case, ContactLawUsesPairThenSmallerValues) {
+  Case c = read_case(std::string(SCREE_SOURCE_DIR) + "/docs/examples/case.yaml");
+  ContactLaw pair = contact_law(c, "ground", "granite");  // listed, in either order
+  EXPECT_EQ(pair.friction, 0.2);
+  EXPECT_EQ(pair.restitution, 0.4);
+  ContactLaw mixed = contact_law(c, "granite", "steel");  // not listed
+  EXPECT_EQ(mixed.friction, 0.3);
+  EXPECT_EQ(mixed.restitution, 0.5);
+  ContactLaw same = contact_law(c, "granite", "granite");
+  EXPECT_EQ(same.friction, 0.55);
+  EXPECT_EQ(same.restitution, 0.65);
+}
+
+TEST(Case, MinimalCaseGetsDocumentedDefaults) {
+  TempDir dir;
+  Case c = read_text_case(dir, minimal_case);
+  EXPECT_EQ(c.output.directory, dir / "out");
+  EXPECT_EQ(c.output.log, dir / "out" / "log.csv");
+  EXPECT_EQ(c.output.log_interval, 0.01);
+  EXPECT_FALSE(c.output.checkpoint_interval);
+  EXPECT_EQ(c.gravity, (Vec3{0, 0, -9.81}));
+  EXPECT_EQ(c.global_damping, 0.0);
+  EXPECT_EQ(c.seed, 1u);
+  EXPECT_EQ(c.scheme.impulse.increments, 50);
+  EXPECT_FALSE(c.terrain);
+  EXPECT_TRUE(c.walls.empty());
+  EXPECT_FALSE(c.domain);
+}
+
+TEST(Case, OtherSchemesAndRanksParse) {
+  TempDir dir;
+  std::string text = minimal_case;
+  text.replace(text.find("  type: impulse\n"), 16,
+               "  type: penalty\n  penalty:\n    normal_stiffness: 1.0e5\n"
+               "    tangential_stiffness: 7.0e4\n    local_damping: 0.3\n");
+  text += "parallel:\n  ranks: [2, 1, 3]\n";
+  Case c = read_text_case(dir, text);
+  EXPECT_EQ(c.scheme.type, SchemeType::penalty);
+  EXPECT_EQ(c.scheme.penalty.normal_stiffness, 1e5);
+  EXPECT_EQ(c.scheme.penalty.tangential_stiffness, 7e4);
+  EXPECT_EQ(c.scheme.penalty.local_damping, 0.3);
+  EXPECT_EQ(c.parallel.ranks, (std::array<int, 3>{2, 1, 3}));
+
+  text = minimal_case;
+  text.replace(text.find("  type: impulse\n"), 16, "  type: pgs\n  pgs:\n    iterations: 200\n");
+  c = read_text_case(dir, text);
+  EXPECT_EQ(c.scheme.type, SchemeType::pgs);
+  EXPECT_EQ(c.scheme.pgs.iterations, 200);
+  EXPECT_EQ(c.scheme.pgs.warm_start, 0.85);
+}
+
+// One bad case: replace `from` by `to` in the minimal case (or append when `from` is empty);
+// the error must read "<file>:<line>: <key>: ..." and contain `reason`.
+struct BadCase {
+  const char* name;
+  const char* from;
+  const char* to;
+  int line;
+  const char* key;
+  const char* reason;
+};
+
+class BadCaseTest : public ::testing::TestWithParam<BadCase> {};
+
+TEST_P(BadCaseTest, IsRefusedNamingFileLineAndKey) {
+  const BadCase& bad = GetParam();
+  TempDir dir;
+  std::string text = minimal_case;
+  if (std::string(bad.from).empty()) {
+    text += bad.to;
+  } else {
+    size_t at = text.find(bad.from);
+    ASSERT_NE(at, std::string::npos) << bad.from;
+    text.replace(at, std::string(bad.from).size(), bad.to);
+  }
+  scree::testing::write_text(dir / "case.yaml", text);
+  try {
+    read_case(dir / "case.yaml");
+    FAIL() << "accepted:\n" << text;
+  } catch (const FileError& e) {
+    EXPECT_EQ(e.file(), dir / "case.yaml");
+    EXPECT_EQ(e.line(), bad.line) << e.what();
+    std::string expected_prefix = (dir / "case.yaml").string() + ":" + std::to_string(bad.line) +
+                                  ": " + bad.key + ": ";
+    EXPECT_EQ(std::string(e.what()).rfind(expected_prefix, 0), 0u)
+        << e.what() << "\nshould start with " << expected_prefix;
+    EXPECT_NE(std::string(e.what()).find(bad.reason), std::string::npos) << e.what();
+  }
+}
+
+const BadCase bad_cases[] = {
+    // unknown keys, with a hint for typos
+    {"UnknownTopKey", "", "tme:\n  step: 1\n", 18, "tme", "unknown key (did you mean 'time'?)"},
+    {"UnknownNestedKey", "  duration: 1.0\n", "  duration: 1.0\n  setp: 0.1\n", 4, "time.setp",
+     "unknown key (did you mean 'step'?)"},
+    {"UnknownMaterialKey", "    friction: 0.5\n", "    friction: 0.5\n    colour: red\n", 12,
+     "materials[0].colour", "unknown key"},
+    {"DuplicateKey", "  duration: 1.0\n", "  duration: 1.0\n  step: 0.002\n", 4, "time.step",
+     "duplicate key"},
+    // missing required keys (reported at the enclosing mapping)
+    {"MissingStep", "  step: 0.001\n", "", 2, "time.step", "required key is missing"},
+    {"MissingInitialState", "initial_state: state.h5\n", "", 1, "initial_state",
+     "required key is missing"},
+    {"MissingFriction", "    friction: 0.5\n", "", 9, "materials[0].friction",
+     "required key is missing"},
+    {"EmptyValue", "  step: 0.001", "  step:", 2, "time.step", "has no value"},
+    // wrong types
+    {"TextForNumber", "  step: 0.001", "  step: fast", 2, "time.step",
+     "expected a number, got 'fast'"},
+    {"ListForNumber", "    density: 2650", "    density: [1, 2]", 10, "materials[0].density",
+     "expected a number, got a list"},
+    {"ScalarForSection", "scheme:\n  type: impulse\n", "scheme: impulse\n", 6, "scheme",
+     "expected a mapping of keys"},
+    {"BadGravity", "", "gravity: [0, -9.81]\n", 18, "gravity", "expected a list of 3 numbers"},
+    {"FloatForInteger", "  type: impulse\n", "  type: impulse\n  impulse:\n    increments: 2.5\n",
+     9, "scheme.impulse.increments", "expected an integer"},
+    // out of range
+    {"NegativeDensity", "    density: 2650", "    density: -2650", 10, "materials[0].density",
+     "must be > 0"},
+    {"NegativeFriction", "    friction: 0.5", "    friction: -0.1", 11, "materials[0].friction",
+     "must be >= 0"},
+    {"RestitutionAboveOne", "    restitution: 0.6", "    restitution: 1.2", 12,
+     "materials[0].restitution", "must lie in [0, 1]"},
+    {"ZeroTimeStep", "  step: 0.001", "  step: 0", 2, "time.step", "must be > 0"},
+    {"NegativeTimeStep", "  step: 0.001", "  step: -1e-3", 2, "time.step", "must be > 0"},
+    {"InfiniteDuration", "  duration: 1.0", "  duration: .inf", 3, "time.duration",
+     "must be finite"},
+    {"DurationBelowStep", "  duration: 1.0", "  duration: 0.0005", 3, "time.duration",
+     "at least one time.step"},
+    {"FrameIntervalBelowStep", "  frame_interval: 0.01", "  frame_interval: 0.0001", 5,
+     "output.frame_interval", "at least time.step"},
+    {"DampingTooStrong", "", "global_damping: 1000\n", 18, "global_damping",
+     "global_damping × time.step must be < 1"},
+    {"ZeroIncrements", "  type: impulse\n", "  type: impulse\n  impulse:\n    increments: 0\n", 9,
+     "scheme.impulse.increments", "must lie in [1, 1000000]"},
+    {"GroupToleranceOne", "  type: impulse\n",
+     "  type: impulse\n  impulse:\n    group_tolerance: 1\n", 9, "scheme.impulse.group_tolerance",
+     "must lie in [0, 1)"},
+    {"UnknownScheme", "  type: impulse", "  type: magic", 7, "scheme.type",
+     "must be one of impulse, penalty, pgs"},
+    {"ParametersOfOtherScheme", "  type: impulse\n",
+     "  type: impulse\n  penalty:\n    normal_stiffness: 1\n", 8, "scheme.penalty",
+     "but scheme.type is 'impulse'"},
+    {"PenaltyWithoutStiffness", "  type: impulse\n", "  type: penalty\n  penalty: {}\n", 8,
+     "scheme.penalty.normal_stiffness", "required key is missing"},
+    // references and names
+    {"UnknownMaterial", "    material: rock", "    material: granit", 16, "templates[0].material",
+     "unknown material 'granit' (materials: rock)"},
+    {"GrainMaterialWithoutDensity", "    density: 2650\n", "", 15, "templates[0].material",
+     "has no density"},
+    {"DuplicateMaterial", "    restitution: 0.6\n",
+     "    restitution: 0.6\n  - name: rock\n    friction: 1\n    restitution: 0\n", 13,
+     "materials[1].name", "duplicate name 'rock'"},
+    {"NoTemplates", "templates:\n  - name: grain\n    file: grain.vdb\n    material: rock\n",
+     "templates: []\n", 13, "templates", "at least one grain template"},
+    {"ZeroWallNormal", "",
+     "walls:\n  - name: w\n    type: plane\n    point: [0, 0, 0]\n    normal: [0, 0, 0]\n"
+     "    material: rock\n",
+     22, "walls[0].normal", "must not be the zero vector"},
+    {"InvertedBox", "",
+     "walls:\n  - name: w\n    type: box\n    min: [0, 0, 0]\n    max: [1, -1, 1]\n"
+     "    material: rock\n",
+     22, "walls[0].max", "must exceed min"},
+    {"PlaneWithBoxKeys", "",
+     "walls:\n  - name: w\n    type: plane\n    point: [0, 0, 0]\n    normal: [0, 0, 1]\n"
+     "    max: [1, 1, 1]\n    material: rock\n",
+     23, "walls[0].max", "unknown key"},
+    {"BadRanks", "", "parallel:\n  ranks: [2, 0, 1]\n", 19, "parallel.ranks",
+     "expected 'auto' or a list of 3 positive integers"},
+    {"UnknownPairMaterial", "",
+     "interactions:\n  - materials: [rock, ice]\n    friction: 0.1\n    restitution: 0.1\n", 19,
+     "interactions[0].materials", "unknown material 'ice'"},
+};
+
+INSTANTIATE_TEST_SUITE_P(Case, BadCaseTest, ::testing::ValuesIn(bad_cases),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+TEST(Case, SyntaxErrorNamesLine) {
+  TempDir dir;
+  scree::testing::write_text(dir / "case.yaml", "time:\n  step: [1, 2\n  duration: 1\n");
+  scree::testing::expect_error([&] { read_case(dir / "case.yaml"); },
+                               {(dir / "case.yaml").string() + ":", "YAML syntax error"});
+}
+
+TEST(Case, EmptyAndMissingFilesAreRefused) {
+  TempDir dir;
+  scree::testing::write_text(dir / "case.yaml", "# nothing\n");
+  scree::testing::expect_error([&] { read_case(dir / "case.yaml"); }, {"empty case file"});
+  scree::testing::expect_error([&] { read_case(dir / "absent.yaml"); },
+                               {"absent.yaml: cannot open"});
+}
+
+}  // namespace
+}  // namespace scree::formats

@@ -1,0 +1,32 @@
+#pragma once
+// What every scree-<tool> shares: --help and --version, "scree-<tool>: error: ..." on stderr,
+// exit status 0 on success, 1 on an error, 2 on a usage error.
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace scree::cli {
+
+// A mistake in the command line itself (exit status 2).
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct Tool {
+  std::string name;      // "scree-info"
+  std::string synopsis;  // "scree-info [options] FILE..."
+  std::string summary;   // one paragraph: what it does
+  std::string options;   // the option lines, pre-formatted
+  std::string examples;  // pre-formatted example commands
+};
+
+std::string help_text(const Tool& tool);
+
+// Handles --help and --version, then calls `body` with the remaining arguments and turns
+// exceptions into the error line and exit status.
+int run(const Tool& tool, int argc, char** argv,
+        const std::function<int(const std::vector<std::string>&)>& body);
+
+}  // namespace scree::cli
