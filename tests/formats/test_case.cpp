@@ -138,6 +138,8 @@ struct BadCase {
   const char* reason;
 };
 
+void PrintTo(const BadCase& c, std::ostream* os) { *os << c.name; }
+
 class BadCaseTest : public ::testing::TestWithParam<BadCase> {};
 
 TEST_P(BadCaseTest, IsRefusedNamingFileLineAndKey) {

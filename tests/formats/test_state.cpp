@@ -189,6 +189,8 @@ struct BadState {
   const char* reason;
 };
 
+void PrintTo(const BadState& s, std::ostream* os) { *os << s.name; }
+
 class BadStateTest : public ::testing::TestWithParam<BadState> {};
 
 TEST_P(BadStateTest, WriterRefusesAndLeavesNoFile) {
