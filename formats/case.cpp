@@ -158,17 +158,21 @@ void read_materials(Map& top, Case& c) {
   }
 }
 
-void read_templates(Map& top, Case& c) {
+// A list of {name, file, material} entries (templates, membranes): things that move, so
+// their material needs a density.
+template <class Entry>
+std::vector<Entry> read_file_list(Map& top, const Case& c, const std::string& key) {
+  std::vector<Entry> entries;
   std::set<std::string> names;
-  for (Map m : top.list("templates")) {
-    GrainTemplate t;
-    t.name = unique_name(m, names);
-    t.file = resolve(c.file, m.text("file"));
-    t.material = material_ref(m, c, true);
+  for (Map m : top.list(key)) {
+    Entry e;
+    e.name = unique_name(m, names);
+    e.file = resolve(c.file, m.text("file"));
+    e.material = material_ref(m, c, true);
     m.finish();
-    c.templates.push_back(t);
+    entries.push_back(e);
   }
-  if (c.templates.empty()) top.fail("templates", "needs at least one grain template");
+  return entries;
 }
 
 Vec3 unit_vector(Map& m, const std::string& key) {
@@ -203,17 +207,6 @@ void read_walls(Map& top, Case& c) {
   }
 }
 
-void read_membranes(Map& top, Case& c) {
-  std::set<std::string> names;
-  for (Map m : top.list("membranes")) {
-    MembraneSettings s;
-    s.name = unique_name(m, names);
-    s.file = resolve(c.file, m.text("file"));
-    s.material = material_ref(m, c, true);
-    m.finish();
-    c.membranes.push_back(s);
-  }
-}
 
 ParallelSettings read_parallel(Map m) {
   ParallelSettings p;
@@ -267,7 +260,8 @@ Case read_case(const std::filesystem::path& file) {
     top.fail("global_damping", "global_damping × time.step must be < 1");
   c.seed = std::uint64_t(top.integer_or("seed", 1, 0, LLONG_MAX));
   read_materials(top, c);
-  read_templates(top, c);
+  c.templates = read_file_list<GrainTemplate>(top, c, "templates");
+  if (c.templates.empty()) top.fail("templates", "needs at least one grain template");
   c.initial_state = resolve(file, top.text("initial_state"));
   if (top.has("terrain")) {
     Map m = top.map("terrain");
@@ -275,7 +269,7 @@ Case read_case(const std::filesystem::path& file) {
     m.finish();
   }
   if (top.has("walls")) read_walls(top, c);
-  if (top.has("membranes")) read_membranes(top, c);
+  if (top.has("membranes")) c.membranes = read_file_list<MembraneSettings>(top, c, "membranes");
   if (top.has("domain")) {
     Map m = top.map("domain");
     Domain d{m.vec3("min"), m.vec3("max")};

@@ -64,6 +64,16 @@ std::vector<T> read_dataset(const Location& at, const std::string& name);
 template <class T, size_t C>
 std::vector<std::array<T, C>> read_dataset_rows(const Location& at, const std::string& name);
 
+// Reads into `out`, choosing the shape from its type; lets one field list serve both ways.
+template <class T>
+void read_into(const Location& at, const std::string& name, std::vector<T>& out) {
+  out = read_dataset<T>(at, name);
+}
+template <class T, size_t C>
+void read_into(const Location& at, const std::string& name, std::vector<std::array<T, C>>& out) {
+  out = read_dataset_rows<T, C>(at, name);
+}
+
 void write_strings(const Location& at, const std::string& name,
                    const std::vector<std::string>& values);
 std::vector<std::string> read_strings(const Location& at, const std::string& name);

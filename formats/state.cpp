@@ -125,39 +125,58 @@ std::string check_state(const State& s) {
   return {};
 }
 
-void write_membrane_group(const h5::Location& parent, const Membrane& m) {
-  h5::Handle g = h5::create_group(parent, m.name);
-  h5::Location at{parent.file, g.get(), parent.child(m.name)};
-  h5::write_dataset(at, "position", m.position);
-  h5::write_dataset(at, "velocity", m.velocity);
-  h5::write_dataset(at, "radius", m.radius);
-  h5::write_dataset(at, "mass", m.mass);
-  h5::write_dataset(at, "anchored", m.anchored);
-  h5::write_dataset(at, "springs", m.springs);
-  h5::write_dataset(at, "rest_length", m.rest_length);
-  h5::write_dataset(at, "stiffness", m.stiffness);
+// One list of (dataset name, member) per group, used for writing and for reading alike, so
+// the two can never disagree. The struct is const when writing.
+constexpr auto body_fields = [](auto& b, auto&& field) {
+  field("id", b.id);
+  field("template", b.template_index);
+  field("scale", b.scale);
+  field("position", b.position);
+  field("orientation", b.orientation);
+  field("velocity", b.velocity);
+  field("angular_velocity", b.angular_velocity);
+};
+
+constexpr auto membrane_fields = [](auto& m, auto&& field) {
+  field("position", m.position);
+  field("velocity", m.velocity);
+  field("radius", m.radius);
+  field("mass", m.mass);
+  field("anchored", m.anchored);
+  field("springs", m.springs);
+  field("rest_length", m.rest_length);
+  field("stiffness", m.stiffness);
+};
+
+constexpr auto contact_fields = [](auto& c, auto&& field) {
+  field("body_a", c.body_a);
+  field("body_b", c.body_b);
+  field("node", c.node);
+  field("impulse", c.impulse);
+  field("tangential_displacement", c.tangential_displacement);
+};
+
+// Writes the fields of `fields(value, ...)` into a new group `name` below `parent`.
+template <class T, class Fields>
+void write_group(const h5::Location& parent, const std::string& name, const T& value,
+                 Fields&& fields) {
+  h5::Handle g = h5::create_group(parent, name);
+  h5::Location at{parent.file, g.get(), parent.child(name)};
+  fields(value, [&](const char* field, const auto& data) { h5::write_dataset(at, field, data); });
 }
 
-Membrane read_membrane_group(const h5::Location& parent, const std::string& name) {
+template <class T, class Fields>
+void read_group(const h5::Location& parent, const std::string& name, T& value, Fields&& fields) {
   h5::Handle g = h5::open_group(parent, name);
   h5::Location at{parent.file, g.get(), parent.child(name)};
-  Membrane m;
-  m.name = name;
-  m.position = h5::read_dataset_rows<double, 3>(at, "position");
-  m.velocity = h5::read_dataset_rows<double, 3>(at, "velocity");
-  m.radius = h5::read_dataset<double>(at, "radius");
-  m.mass = h5::read_dataset<double>(at, "mass");
-  m.anchored = h5::read_dataset<std::uint8_t>(at, "anchored");
-  m.springs = h5::read_dataset_rows<std::uint32_t, 2>(at, "springs");
-  m.rest_length = h5::read_dataset<double>(at, "rest_length");
-  m.stiffness = h5::read_dataset<double>(at, "stiffness");
-  return m;
+  fields(value, [&](const char* field, auto& data) { h5::read_into(at, field, data); });
 }
+
 
 void write_membranes(const h5::Location& root, const std::vector<Membrane>& membranes) {
   h5::Handle g = h5::create_group(root, "membranes");
   h5::Location at{root.file, g.get(), "/membranes"};
-  for (const auto& m : membranes) write_membrane_group(at, m);
+  for (const auto& m : membranes) write_group(at, m.name, m, membrane_fields);
 }
 
 std::vector<Membrane> read_membranes(const h5::Location& root) {
@@ -165,7 +184,11 @@ std::vector<Membrane> read_membranes(const h5::Location& root) {
   if (!h5::exists(root, "membranes")) return out;
   h5::Handle g = h5::open_group(root, "membranes");
   h5::Location at{root.file, g.get(), "/membranes"};
-  for (const auto& name : h5::children(at)) out.push_back(read_membrane_group(at, name));
+  for (const auto& name : h5::children(at)) {
+    Membrane& m = out.emplace_back();
+    m.name = name;
+    read_group(at, name, m, membrane_fields);
+  }
   return out;
 }
 
@@ -231,16 +254,7 @@ void write_state(const std::filesystem::path& file, const State& s) {
     h5::write_attribute(root, "step", s.step);
     h5::write_strings(root, "templates", s.templates);
 
-    h5::Handle g = h5::create_group(root, "bodies");
-    h5::Location bodies{file, g.get(), "/bodies"};
-    const Bodies& b = s.bodies;
-    h5::write_dataset(bodies, "id", b.id);
-    h5::write_dataset(bodies, "template", b.template_index);
-    h5::write_dataset(bodies, "scale", b.scale);
-    h5::write_dataset(bodies, "position", b.position);
-    h5::write_dataset(bodies, "orientation", b.orientation);
-    h5::write_dataset(bodies, "velocity", b.velocity);
-    h5::write_dataset(bodies, "angular_velocity", b.angular_velocity);
+    write_group(root, "bodies", s.bodies, body_fields);
 
     write_membranes(root, s.membranes);
 
@@ -253,14 +267,7 @@ void write_state(const std::filesystem::path& file, const State& s) {
       h5::write_attribute(solver, "next_frame_time", ss.next_frame_time);
       h5::write_attribute(solver, "next_log_time", ss.next_log_time);
       h5::write_attribute(solver, "next_checkpoint_time", ss.next_checkpoint_time);
-      h5::Handle cg = h5::create_group(solver, "contacts");
-      h5::Location contacts{file, cg.get(), "/solver/contacts"};
-      const ContactCache& c = ss.contacts;
-      h5::write_dataset(contacts, "body_a", c.body_a);
-      h5::write_dataset(contacts, "body_b", c.body_b);
-      h5::write_dataset(contacts, "node", c.node);
-      h5::write_dataset(contacts, "impulse", c.impulse);
-      h5::write_dataset(contacts, "tangential_displacement", c.tangential_displacement);
+      write_group(solver, "contacts", ss.contacts, contact_fields);
     }
   });
 }
@@ -279,16 +286,7 @@ State read_state(const std::filesystem::path& file) {
   s.step = h5::read_int_attribute(root, "step");
   s.templates = h5::read_strings(root, "templates");
 
-  h5::Handle g = h5::open_group(root, "bodies");
-  h5::Location bodies{file, g.get(), "/bodies"};
-  Bodies& b = s.bodies;
-  b.id = h5::read_dataset<std::uint64_t>(bodies, "id");
-  b.template_index = h5::read_dataset<std::uint32_t>(bodies, "template");
-  b.scale = h5::read_dataset<double>(bodies, "scale");
-  b.position = h5::read_dataset_rows<double, 3>(bodies, "position");
-  b.orientation = h5::read_dataset_rows<double, 4>(bodies, "orientation");
-  b.velocity = h5::read_dataset_rows<double, 3>(bodies, "velocity");
-  b.angular_velocity = h5::read_dataset_rows<double, 3>(bodies, "angular_velocity");
+  read_group(root, "bodies", s.bodies, body_fields);
 
   s.membranes = read_membranes(root);
 
@@ -301,14 +299,7 @@ State read_state(const std::filesystem::path& file) {
     ss.next_frame_time = h5::read_double_attribute(solver, "next_frame_time");
     ss.next_log_time = h5::read_double_attribute(solver, "next_log_time");
     ss.next_checkpoint_time = h5::read_double_attribute(solver, "next_checkpoint_time");
-    h5::Handle cg = h5::open_group(solver, "contacts");
-    h5::Location contacts{file, cg.get(), "/solver/contacts"};
-    ContactCache& c = ss.contacts;
-    c.body_a = h5::read_dataset<std::uint64_t>(contacts, "body_a");
-    c.body_b = h5::read_dataset<std::uint64_t>(contacts, "body_b");
-    c.node = h5::read_dataset<std::int32_t>(contacts, "node");
-    c.impulse = h5::read_dataset_rows<double, 3>(contacts, "impulse");
-    c.tangential_displacement = h5::read_dataset_rows<double, 3>(contacts, "tangential_displacement");
+    read_group(solver, "contacts", ss.contacts, contact_fields);
     s.solver = std::move(ss);
   }
   if (auto e = check_state(s); !e.empty()) throw FileError(file, e);
