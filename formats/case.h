@@ -15,6 +15,8 @@ using Vec3 = std::array<double, 3>;
 struct TimeSettings {
   double step = 0;      // Δt, s
   double duration = 0;  // simulated time, s
+
+  bool operator==(const TimeSettings&) const = default;
 };
 
 struct OutputSettings {
@@ -23,6 +25,8 @@ struct OutputSettings {
   std::optional<double> checkpoint_interval;       // s between checkpoints; none when empty
   double log_interval = 0;                         // s between log rows
   std::filesystem::path log;                       // CSV log
+
+  bool operator==(const OutputSettings&) const = default;
 };
 
 enum class SchemeType { impulse, penalty, pgs };
@@ -33,6 +37,8 @@ struct ImpulseParameters {
   double group_tolerance = 0.03;   // β: contacts within β of the extreme value act together
   int max_rounds = 300;            // then restitution is set to zero (seed 003)
   int boundary_iterations = 10;    // predict–correct sweeps against static bodies (seed 000)
+
+  bool operator==(const ImpulseParameters&) const = default;
 };
 
 // Penalty LS-DEM (seed 004).
@@ -40,6 +46,8 @@ struct PenaltyParameters {
   double normal_stiffness = 0;      // kn, N/m
   double tangential_stiffness = 0;  // kt, N/m
   double local_damping = 0;         // Cundall's non-viscous damping D, [0, 1)
+
+  bool operator==(const PenaltyParameters&) const = default;
 };
 
 // Nonsmooth DEM, projected Gauss–Seidel with warm start (seed 002).
@@ -49,6 +57,8 @@ struct PgsParameters {
   double warm_start = 0.85;    // β of seed 002; 0 switches warm starting off
   double relaxation_steps = 4; // SPOOK relaxation time in time steps
   double stiffness = 1e8;      // contact stiffness behind the compliance, N/m
+
+  bool operator==(const PgsParameters&) const = default;
 };
 
 struct Scheme {
@@ -56,6 +66,8 @@ struct Scheme {
   ImpulseParameters impulse;
   PenaltyParameters penalty;
   PgsParameters pgs;
+
+  bool operator==(const Scheme&) const = default;
 };
 
 struct Material {
@@ -63,6 +75,8 @@ struct Material {
   std::optional<double> density;  // kg/m³; required for materials of grains and membranes
   double friction = 0;            // Coulomb μ
   double restitution = 0;         // Stronge's energetic coefficient e
+
+  bool operator==(const Material&) const = default;
 };
 
 // Overrides the contact law between two materials.
@@ -70,17 +84,23 @@ struct Interaction {
   std::string material_a, material_b;
   double friction = 0;
   double restitution = 0;
+
+  bool operator==(const Interaction&) const = default;
 };
 
 struct GrainTemplate {
   std::string name;
   std::filesystem::path file;  // avatar .vdb
   std::string material;
+
+  bool operator==(const GrainTemplate&) const = default;
 };
 
 struct TerrainSettings {
   std::filesystem::path file;  // terrain .vdb
   std::string material;
+
+  bool operator==(const TerrainSettings&) const = default;
 };
 
 enum class WallType { plane, box };
@@ -91,20 +111,28 @@ struct Wall {
   Vec3 point{}, normal{};  // plane: grains live on the side the unit normal points to
   Vec3 min{}, max{};       // box: grains live inside
   std::string material;
+
+  bool operator==(const Wall&) const = default;
 };
 
 struct MembraneSettings {
   std::string name;
   std::filesystem::path file;  // membrane .h5
   std::string material;
+
+  bool operator==(const MembraneSettings&) const = default;
 };
 
 struct Domain {
   Vec3 min{}, max{};  // grains that leave this box are removed from the simulation
+
+  bool operator==(const Domain&) const = default;
 };
 
 struct ParallelSettings {
   std::array<int, 3> ranks{0, 0, 0};  // MPI ranks along x, y, z; all 0 = chosen at run time
+
+  bool operator==(const ParallelSettings&) const = default;
 };
 
 struct Case {
@@ -126,6 +154,7 @@ struct Case {
   ParallelSettings parallel;
 
   const Material& material(const std::string& name) const;  // throws std::out_of_range
+  bool operator==(const Case&) const = default;
 };
 
 // The contact law between two materials: an `interactions` entry if there is one, otherwise
@@ -133,10 +162,16 @@ struct Case {
 struct ContactLaw {
   double friction = 0;
   double restitution = 0;
+
+  bool operator==(const ContactLaw&) const = default;
 };
 ContactLaw contact_law(const Case& c, const std::string& material_a, const std::string& material_b);
 
 // Reads and validates a case file. Throws FileError "<file>:<line>: <key>: <what is wrong>".
 Case read_case(const std::filesystem::path& file);
+
+// Writes every key (defaults included) so that read_case gives back the same Case, numbers
+// bit for bit; paths are written relative to the new file's folder. Atomic.
+void write_case(const std::filesystem::path& file, const Case& c);
 
 }  // namespace scree::formats

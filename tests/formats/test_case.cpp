@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "common/temp_dir.h"
 #include "formats/error.h"
 
@@ -268,6 +270,80 @@ TEST(Case, EmptyAndMissingFilesAreRefused) {
   scree::testing::expect_error([&] { read_case(dir / "case.yaml"); }, {"empty case file"});
   scree::testing::expect_error([&] { read_case(dir / "absent.yaml"); },
                                {"absent.yaml: cannot open"});
+}
+
+}  // namespace
+}  // namespace scree::formats
+
+namespace scree::formats {
+namespace {
+
+// The same case read from another file: only `file` differs.
+void expect_same_case(Case a, const Case& b) {
+  a.file = b.file;
+  EXPECT_TRUE(a == b);
+  EXPECT_EQ(a.time, b.time);
+  EXPECT_EQ(a.output, b.output);
+  EXPECT_EQ(a.scheme, b.scheme);
+  EXPECT_EQ(a.materials, b.materials);
+  EXPECT_EQ(a.templates, b.templates);
+  EXPECT_EQ(a.walls, b.walls);
+  EXPECT_EQ(a.domain, b.domain);
+}
+
+TEST(CaseWriter, ReferenceExampleRoundTripsIntoAnotherFolder) {
+  TempDir dir;
+  std::filesystem::create_directories(dir / "elsewhere");
+  Case a = read_case(std::string(SCREE_SOURCE_DIR) + "/docs/examples/case.yaml");
+  write_case(dir / "elsewhere" / "case.yaml", a);
+  EXPECT_EQ(dir.entries(), std::vector<std::string>{"elsewhere"});
+  expect_same_case(a, read_case(dir / "elsewhere" / "case.yaml"));
+}
+
+TEST(CaseWriter, NumbersRoundTripBitExact) {
+  TempDir dir;
+  scree::testing::write_text(dir / "in.yaml", minimal_case);
+  Case a = read_case(dir / "in.yaml");
+  a.time.step = 1.0 / 3.0 * 1e-3;
+  a.time.duration = 7.0 / 3.0;
+  a.output.frame_interval = 0.1 + 0.2;  // 0.30000000000000004
+  a.gravity = {1e-300, -0.0, -9.80665};
+  a.global_damping = std::nextafter(0.5, 1.0);
+  a.materials[0].friction = std::tan(25.0 * 3.141592653589793 / 180.0);
+  a.scheme.type = SchemeType::pgs;
+  a.scheme.pgs.tolerance = 1e-7 / 3;
+  a.parallel.ranks = {2, 1, 4};
+  a.seed = 9007199254740993ull;
+  write_case(dir / "out.yaml", a);
+  Case b = read_case(dir / "out.yaml");
+  expect_same_case(a, b);
+  EXPECT_EQ(b.gravity[0], 1e-300);
+  EXPECT_TRUE(std::signbit(b.gravity[1]));
+}
+
+TEST(CaseWriter, PenaltySchemeAndAbsentSectionsRoundTrip) {
+  TempDir dir;
+  scree::testing::write_text(dir / "in.yaml", minimal_case);
+  Case a = read_case(dir / "in.yaml");
+  a.scheme.type = SchemeType::penalty;
+  a.scheme.penalty = {1e5, 7e4, 0.3};
+  write_case(dir / "out.yaml", a);
+  expect_same_case(a, read_case(dir / "out.yaml"));
+}
+
+TEST(CaseWriter, RefusesWhatTheReaderWouldRefuseAndWritesNothing) {
+  TempDir dir;
+  scree::testing::write_text(dir / "in.yaml", minimal_case);
+  Case a = read_case(dir / "in.yaml");
+  a.materials[0].density = -1;
+  scree::testing::expect_error([&] { write_case(dir / "out.yaml", a); },
+                               {(dir / "out.yaml").string() + ": cannot write: ",
+                                "materials[0].density: must be > 0, got -1"});
+  a = read_case(dir / "in.yaml");
+  a.templates[0].material = "missing";
+  scree::testing::expect_error([&] { write_case(dir / "out.yaml", a); },
+                               {"cannot write: ", "unknown material 'missing'"});
+  EXPECT_EQ(dir.entries(), std::vector<std::string>{"in.yaml"});
 }
 
 }  // namespace
