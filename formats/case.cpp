@@ -25,7 +25,7 @@ std::filesystem::path resolve(const std::filesystem::path& case_file, const std:
 // An interval that must be positive and at least one time step long.
 double read_interval(Map& m, const std::string& key, double step) {
   double v = m.real(key, yaml::positive);
-  if (v < step) m.fail(key, "must be at least time.step (" + std::to_string(step) + " s)");
+  if (v < step) m.fail(key, "must be at least time.step (" + yaml::number_text(step) + " s)");
   return v;
 }
 
@@ -53,7 +53,7 @@ OutputSettings read_output(Map m, const Case& c) {
 }
 
 std::string below_one(double v) {
-  return (v >= 0 && v < 1) ? "" : "must lie in [0, 1), got " + std::to_string(v);
+  return (v >= 0 && v < 1) ? "" : "must lie in [0, 1), got " + yaml::number_text(v);
 }
 
 Scheme read_scheme(Map m) {

@@ -9,13 +9,13 @@
 
 namespace scree::formats::yaml {
 
-namespace {
-
 std::string number_text(double v) {
   std::ostringstream s;
   s << v;
   return s.str();
 }
+
+namespace {
 
 // Levenshtein distance, for the "did you mean" hint on unknown keys.
 size_t edit_distance(const std::string& a, const std::string& b) {

@@ -16,6 +16,7 @@ namespace scree::formats::yaml {
 
 // A check returns an empty string when the value is fine, else what is wrong with it.
 using RealCheck = std::function<std::string(double)>;
+std::string number_text(double v);  // as a person writes it: 0.00025, not 0.000250
 std::string any_real(double);
 std::string positive(double v);
 std::string non_negative(double v);
