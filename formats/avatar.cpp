@@ -28,14 +28,6 @@ std::string properties_problem(const AvatarProperties& p) {
   return {};
 }
 
-std::string nodes_problem(const std::vector<std::array<float, 3>>& nodes) {
-  if (nodes.empty()) return "has no boundary nodes";
-  for (size_t i = 0; i < nodes.size(); ++i)
-    for (float c : nodes[i])
-      if (!std::isfinite(c)) return "boundary node " + std::to_string(i) + " is not finite";
-  return {};
-}
-
 openvdb::Mat4d to_mat(const std::array<double, 16>& m) {
   openvdb::Mat4d out;
   for (int i = 0; i < 4; ++i)
@@ -52,15 +44,12 @@ std::array<double, 16> from_mat(const openvdb::Mat4d& m) {
 
 }  // namespace
 
-openvdb::Coord node_coord(std::size_t i) {
-  return openvdb::Coord(int(i / 64), int((i / 8) % 8), int(i % 8));
-}
-
 void write_avatar(const std::filesystem::path& file, const Avatar& a) {
   vdb::initialize();
   if (!a.phi) throw FileError(file, "cannot write: avatar has no level set");
   for (const std::string& problem :
-       {vdb::level_set_problem(*a.phi), properties_problem(a.properties), nodes_problem(a.nodes)})
+       {vdb::level_set_problem(*a.phi), properties_problem(a.properties),
+        a.nodes.empty() ? std::string("has no boundary nodes") : vdb::nodes_problem(a.nodes)})
     if (!problem.empty()) throw FileError(file, "cannot write: " + problem);
 
   auto phi = vdb::stamped_copy(*a.phi, kind);
@@ -73,13 +62,7 @@ void write_avatar(const std::filesystem::path& file, const Avatar& a) {
   phi->insertMeta("node_count", openvdb::Int64Metadata(openvdb::Int64(a.nodes.size())));
   phi->insertMeta("provenance", openvdb::StringMetadata(p.provenance));
 
-  auto nodes = openvdb::Vec3SGrid::create(openvdb::Vec3s(0, 0, 0));
-  nodes->setName("nodes");
-  auto acc = nodes->getAccessor();
-  for (size_t i = 0; i < a.nodes.size(); ++i)
-    acc.setValue(node_coord(i), openvdb::Vec3s(a.nodes[i][0], a.nodes[i][1], a.nodes[i][2]));
-
-  vdb::write_grids(file, {phi, nodes});
+  vdb::write_grids(file, {phi, vdb::nodes_grid(a.nodes)});
 }
 
 Avatar read_avatar(const std::filesystem::path& file) {
@@ -100,23 +83,8 @@ Avatar read_avatar(const std::filesystem::path& file) {
                               std::to_string(a.voxel_size()));
   if (auto problem = properties_problem(p); !problem.empty()) throw FileError(file, problem);
 
-  openvdb::Int64 count = vdb::metadata<openvdb::Int64>(file, phi, "node_count");
-  auto base = vdb::find_grid(*grids, "nodes");
-  if (!base) throw FileError(file, "lacks boundary nodes (no grid named 'nodes')");
-  auto nodes = openvdb::gridPtrCast<openvdb::Vec3SGrid>(base);
-  if (!nodes) throw FileError(file, "grid 'nodes' must hold vec3s values, not " + base->valueType());
-  if (count < 0 || openvdb::Index64(count) != nodes->activeVoxelCount())
-    throw FileError(file, "node_count is " + std::to_string(count) + " but grid 'nodes' holds " +
-                              std::to_string(nodes->activeVoxelCount()) + " nodes");
-  a.nodes.resize(size_t(count));
-  auto acc = nodes->getConstAccessor();
-  for (size_t i = 0; i < a.nodes.size(); ++i) {
-    openvdb::Vec3s v;
-    if (!acc.probeValue(node_coord(i), v))
-      throw FileError(file, "boundary node " + std::to_string(i) + " is missing from grid 'nodes'");
-    a.nodes[i] = {v[0], v[1], v[2]};
-  }
-  if (auto problem = nodes_problem(a.nodes); !problem.empty()) throw FileError(file, problem);
+  a.nodes = vdb::read_nodes(file, *grids, phi);
+  if (a.nodes.empty()) throw FileError(file, "has no boundary nodes");
   return a;
 }
 

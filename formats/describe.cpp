@@ -11,6 +11,7 @@
 #include "formats/hdf5_io.h"
 #include "formats/level_set_file.h"
 #include "formats/state.h"
+#include "formats/shape.h"
 #include "formats/terrain.h"
 
 namespace scree::formats {
@@ -121,6 +122,16 @@ std::string describe_avatar(const std::filesystem::path& file) {
   return s.str();
 }
 
+std::string describe_shape(const std::filesystem::path& file) {
+  Shape shape = read_shape(file);
+  std::ostringstream s;
+  s << file.string() << ": shape (source frame; scree-nodes and scree-inertia make it an avatar)\n"
+    << "  nodes         " << shape.nodes.size() << "\n"
+    << "  source scale  " << shape.source_scale << " m per source unit\n"
+    << level_set_summary(*shape.phi) << "  provenance    " << shape.provenance << "\n";
+  return s.str();
+}
+
 std::string describe_terrain(const std::filesystem::path& file) {
   Terrain t = read_terrain(file);
   std::ostringstream s;
@@ -160,6 +171,7 @@ std::string describe_vdb(const std::filesystem::path& file) {
   std::string kind = vdb::metadata<std::string>(file, *phi, "scree_format");
   if (kind == "avatar") return describe_avatar(file);
   if (kind == "terrain") return describe_terrain(file);
+  if (kind == "shape") return describe_shape(file);
   throw FileError(file, "unknown scree VDB format '" + kind + "'");
 }
 

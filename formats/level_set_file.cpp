@@ -3,6 +3,15 @@
 #include <cmath>
 
 #include "formats/atomic_file.h"
+#include "formats/avatar.h"
+
+namespace scree::formats {
+
+openvdb::Coord node_coord(std::size_t i) {
+  return openvdb::Coord(int(i / 64), int((i / 8) % 8), int(i % 8));
+}
+
+}  // namespace scree::formats
 
 namespace scree::formats::vdb {
 
@@ -82,6 +91,45 @@ openvdb::FloatGrid::Ptr stamped_copy(const openvdb::FloatGrid& phi, const std::s
   out->insertMeta("scree_format", openvdb::StringMetadata(kind));
   out->insertMeta("scree_version", openvdb::Int32Metadata(format_version));
   return out;
+}
+
+std::string nodes_problem(const std::vector<std::array<float, 3>>& nodes) {
+  for (size_t i = 0; i < nodes.size(); ++i)
+    for (float c : nodes[i])
+      if (!std::isfinite(c)) return "boundary node " + std::to_string(i) + " is not finite";
+  return {};
+}
+
+openvdb::Vec3SGrid::Ptr nodes_grid(const std::vector<std::array<float, 3>>& nodes) {
+  auto grid = openvdb::Vec3SGrid::create(openvdb::Vec3s(0, 0, 0));
+  grid->setName("nodes");
+  auto acc = grid->getAccessor();
+  for (size_t i = 0; i < nodes.size(); ++i)
+    acc.setValue(node_coord(i), openvdb::Vec3s(nodes[i][0], nodes[i][1], nodes[i][2]));
+  return grid;
+}
+
+std::vector<std::array<float, 3>> read_nodes(const std::filesystem::path& file,
+                                             const openvdb::GridPtrVec& grids,
+                                             const openvdb::FloatGrid& phi) {
+  openvdb::Int64 count = metadata<openvdb::Int64>(file, phi, "node_count");
+  auto base = find_grid(grids, "nodes");
+  if (!base) throw FileError(file, "lacks boundary nodes (no grid named 'nodes')");
+  auto grid = openvdb::gridPtrCast<openvdb::Vec3SGrid>(base);
+  if (!grid) throw FileError(file, "grid 'nodes' must hold vec3s values, not " + base->valueType());
+  if (count < 0 || openvdb::Index64(count) != grid->activeVoxelCount())
+    throw FileError(file, "node_count is " + std::to_string(count) + " but grid 'nodes' holds " +
+                              std::to_string(grid->activeVoxelCount()) + " nodes");
+  std::vector<std::array<float, 3>> nodes(static_cast<size_t>(count));
+  auto acc = grid->getConstAccessor();
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    openvdb::Vec3s v;
+    if (!acc.probeValue(node_coord(i), v))
+      throw FileError(file, "boundary node " + std::to_string(i) + " is missing from grid 'nodes'");
+    nodes[i] = {v[0], v[1], v[2]};
+  }
+  if (auto problem = nodes_problem(nodes); !problem.empty()) throw FileError(file, problem);
+  return nodes;
 }
 
 void write_grids(const std::filesystem::path& file, const openvdb::GridPtrVec& grids) {

@@ -4,8 +4,10 @@
 // scree_formats; only level-set code includes OpenVDB.
 #include <openvdb/openvdb.h>
 
+#include <array>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "formats/error.h"
 
@@ -31,6 +33,14 @@ openvdb::FloatGrid::Ptr stamped_copy(const openvdb::FloatGrid& phi, const std::s
 
 // Writes the grids through an AtomicFile.
 void write_grids(const std::filesystem::path& file, const openvdb::GridPtrVec& grids);
+
+// Boundary nodes (avatar and shape files): a vec3s grid "nodes", node i at node_coord(i),
+// counted by the int64 metadata "node_count" of `phi`.
+std::string nodes_problem(const std::vector<std::array<float, 3>>& nodes);  // non-finite
+openvdb::Vec3SGrid::Ptr nodes_grid(const std::vector<std::array<float, 3>>& nodes);
+std::vector<std::array<float, 3>> read_nodes(const std::filesystem::path& file,
+                                             const openvdb::GridPtrVec& grids,
+                                             const openvdb::FloatGrid& phi);
 
 // Typed metadata; FileError "missing metadata 'x'" or "metadata 'x' must be <type>".
 template <class T>

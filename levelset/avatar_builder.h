@@ -1,0 +1,36 @@
+#pragma once
+// The steps from a shape to an avatar, as the tools chain them: a level set from interface
+// samples (scree-shape), boundary nodes (scree-nodes), mass properties and the body frame
+// (scree-inertia).
+#include <cstddef>
+#include <string>
+
+#include "formats/avatar.h"
+#include "formats/shape.h"
+#include "levelset/boundary_nodes.h"
+#include "levelset/interface.h"
+#include "levelset/mass_properties.h"
+
+namespace scree::levelset {
+
+inline constexpr double min_voxels_across = 4;
+inline constexpr double min_band = 2 * heaviside_half_width;  // voxels outside
+
+// The voxel size that puts `voxels` voxels across the smallest side of [lower, upper];
+// std::invalid_argument when `voxel_size` (given) or `voxels` leaves fewer than
+// min_voxels_across, or neither is positive.
+double choose_voxel_size(const Vec3d& lower, const Vec3d& upper, double voxel_size, double voxels);
+
+// Fast marching from the samples: interior filled, `band` voxels kept outside.
+formats::Shape shape_from_samples(InterfaceSamples samples, double band, double source_scale,
+                                  const std::string& provenance);
+
+// Places boundary nodes, from the shape's centroid for rays; returns the method used.
+NodeMethod add_nodes(formats::Shape& shape, std::size_t count, NodeMethod method);
+
+// The avatar of a shape that has nodes: the level set's transform, the nodes and the
+// source-to-body matrix all move to the body frame (centroid at the origin, principal axes
+// along x, y, z); the grid values are not resampled.
+formats::Avatar make_avatar(const formats::Shape& shape, MassProperties& mass);
+
+}  // namespace scree::levelset
