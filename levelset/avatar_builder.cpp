@@ -6,7 +6,9 @@
 #include <stdexcept>
 #include <vector>
 
+#include "formats/error.h"
 #include "levelset/fast_marching.h"
+#include "levelset/mesh.h"
 
 namespace scree::levelset {
 
@@ -59,11 +61,39 @@ formats::Shape shape_from_samples(InterfaceSamples samples, double band, double 
   return shape;
 }
 
+formats::Shape implicit_shape(const ImplicitShape& shape, const Resolution& r) {
+  double h = choose_voxel_size(shape.lower, shape.upper, r.voxel_size, r.voxels);
+  std::ostringstream provenance;
+  provenance << shape.description << ", voxel size " << h << " m, band " << r.band;
+  return shape_from_samples(sample_implicit(shape, h), r.band, 1, provenance.str());
+}
+
+formats::Shape mesh_shape(const std::filesystem::path& file, double scale, const Resolution& r,
+                          std::string& repair) {
+  if (!(std::isfinite(scale) && scale > 0)) throw std::invalid_argument("scale must be > 0");
+  formats::TriangleMesh mesh = formats::read_mesh(file);
+  try {
+    repair = fill_holes(mesh);
+    scale_mesh(mesh, scale);
+    Vec3d lower, upper;
+    mesh_bounds(mesh, lower, upper);
+    double h = choose_voxel_size(lower, upper, r.voxel_size, r.voxels);
+    std::ostringstream provenance;
+    provenance << "mesh " << file.string() << " (" << mesh.triangles.size() << " triangles"
+               << (repair.empty() ? "" : ", " + repair) << "), scale " << scale << ", voxel size " << h
+               << " m, band " << r.band;
+    return shape_from_samples(sample_mesh(mesh, h), r.band, scale, provenance.str());
+  } catch (const std::exception& e) {
+    throw formats::FileError(file, e.what());
+  }
+}
+
 NodeMethod add_nodes(formats::Shape& shape, std::size_t count, NodeMethod method) {
   const MassProperties mass = integrate_mass(*shape.phi);
   NodePlacement placed = place_nodes(*shape.phi, mass.centroid, count, method);
   shape.nodes.clear();
   for (const Vec3d& p : placed.nodes) shape.nodes.push_back({float(p[0]), float(p[1]), float(p[2])});
+  shape.provenance += "; " + std::to_string(shape.nodes.size()) + " nodes by " + node_method_name(placed.method);
   return placed.method;
 }
 

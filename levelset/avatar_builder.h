@@ -25,6 +25,21 @@ double choose_voxel_size(const Vec3d& lower, const Vec3d& upper, double voxel_si
 formats::Shape shape_from_samples(InterfaceSamples samples, double band, double source_scale,
                                   const std::string& provenance);
 
+struct Resolution {
+  double voxel_size = 0;  // metres; 0: from `voxels`
+  double voxels = 20;     // across the smallest side of the shape's bounding box
+  double band = 3;        // voxels kept outside
+};
+
+// The shape of an implicit surface (already in metres).
+formats::Shape implicit_shape(const ImplicitShape& shape, const Resolution& resolution);
+
+// The shape of a closed mesh file, its coordinates times `scale` metres. Holes whose rims
+// are simple loops are filled; `repair` says what was done (empty if nothing). FileError
+// for an unreadable file, a mesh that cannot be closed or a bad resolution.
+formats::Shape mesh_shape(const std::filesystem::path& file, double scale, const Resolution& resolution,
+                          std::string& repair);
+
 // Places boundary nodes, from the shape's centroid for rays; returns the method used.
 NodeMethod add_nodes(formats::Shape& shape, std::size_t count, NodeMethod method);
 

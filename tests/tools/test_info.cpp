@@ -1,7 +1,7 @@
 // scree-info as a user runs it: exit status, the one error line, the summary.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
+#include "common/run_tool.h"
 #include "common/temp_dir.h"
 #include "formats/avatar.h"
 #include "formats/csv_log.h"
@@ -12,20 +12,10 @@ namespace {
 
 using scree::testing::TempDir;
 
-struct ToolRun {
-  int status;
-  std::string out, err;
-};
+using scree::testing::ToolRun;
 
 ToolRun scree_info(const TempDir& dir, const std::string& args) {
-  const std::string cmd = std::string(SCREE_BIN_DIR) + "/scree-info " + args + " >" +
-                          (dir / "stdout").string() + " 2>" + (dir / "stderr").string();
-  int raw = std::system(cmd.c_str());
-  ToolRun r{WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, scree::testing::read_text(dir / "stdout"),
-        scree::testing::read_text(dir / "stderr")};
-  std::filesystem::remove(dir / "stdout");
-  std::filesystem::remove(dir / "stderr");
-  return r;
+  return scree::testing::run_tool(dir, "scree-info", args);
 }
 
 const std::string example_case = std::string(SCREE_SOURCE_DIR) + "/docs/examples/case.yaml";

@@ -1,0 +1,34 @@
+#pragma once
+// Command-line options of the form "--name value", "--name=value" or "-o value", plus flags
+// and positional arguments. Every mistake is a UsageError naming the option.
+#include <array>
+#include <cstddef>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace scree::cli {
+
+class Options {
+ public:
+  // `valued`: options that take a value ("--radius", "-o"); `flags`: options that do not.
+  Options(const std::vector<std::string>& args, const std::set<std::string>& valued,
+          const std::set<std::string>& flags);
+
+  const std::vector<std::string>& positional() const { return positional_; }
+  bool has(const std::string& name) const;
+  std::string text(const std::string& name, const std::string& fallback = "") const;
+  std::string required_text(const std::string& name) const;
+  double number(const std::string& name, double fallback) const;
+  double required_number(const std::string& name) const;
+  std::size_t count(const std::string& name, std::size_t fallback) const;  // integer ≥ 1
+  std::array<double, 3> triple(const std::string& name) const;            // "a,b,c"
+
+ private:
+  std::vector<std::string> positional_;
+  std::map<std::string, std::string> values_;
+  std::set<std::string> flags_;
+};
+
+}  // namespace scree::cli
