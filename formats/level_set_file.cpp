@@ -44,13 +44,27 @@ openvdb::GridBase::Ptr find_grid(const openvdb::GridPtrVec& grids, const std::st
   return nullptr;
 }
 
+bool cubic_voxels(const openvdb::math::Transform& xform) {
+  // Not Transform::hasUniformScale(): it takes a map with voxels below ~1 mm (det < 1e-8)
+  // for singular, and sand grains have such voxels. Cubic: the columns of the linear part
+  // are orthogonal and of one length, relative to that length.
+  if (!xform.isLinear()) return false;
+  const openvdb::Mat3d m = xform.baseMap()->getAffineMap()->getMat4().getMat3();
+  openvdb::Vec3d column[3];
+  for (int j = 0; j < 3; ++j) column[j] = openvdb::Vec3d(m(0, j), m(1, j), m(2, j));
+  const double scale2 = column[0].lengthSqr();
+  if (!(scale2 > 0) || !std::isfinite(scale2)) return false;
+  for (int i = 0; i < 3; ++i)
+    for (int j = i; j < 3; ++j)
+      if (std::abs(column[i].dot(column[j]) - (i == j ? scale2 : 0)) > 1e-6 * scale2) return false;
+  return true;
+}
+
 std::string level_set_problem(const openvdb::FloatGrid& phi) {
   if (phi.getGridClass() != openvdb::GRID_LEVEL_SET)
     return "grid 'phi' is not a level set (grid class " +
            openvdb::GridBase::gridClassToString(phi.getGridClass()) + ")";
-  const auto& xform = phi.transform();
-  if (!xform.isLinear() || !xform.hasUniformScale())
-    return "grid 'phi' needs a linear transform with cubic voxels";
+  if (!cubic_voxels(phi.transform())) return "grid 'phi' needs a linear transform with cubic voxels";
   float background = phi.background();
   if (!std::isfinite(background) || background <= 0)
     return "grid 'phi' needs a positive finite background (outside), got " +

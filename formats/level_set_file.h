@@ -19,6 +19,9 @@ void initialize();  // openvdb::initialize(), once
 openvdb::GridPtrVecPtr read_grids(const std::filesystem::path& file);
 openvdb::GridBase::Ptr find_grid(const openvdb::GridPtrVec& grids, const std::string& name);
 
+// Whether a transform is linear with cubic voxels (any rotation, any voxel size).
+bool cubic_voxels(const openvdb::math::Transform& xform);
+
 // Why `phi` is not a usable level set (empty when it is): float, GRID_LEVEL_SET, uniform
 // linear transform, positive finite background, finite values, some voxels inside.
 std::string level_set_problem(const openvdb::FloatGrid& phi);

@@ -43,14 +43,14 @@ formats::Shape shape_from_samples(InterfaceSamples samples, double band, double 
     // integral and the contacts read the values within `band` voxels of the surface, so
     // there the distance to the surface itself replaces the marched value when smaller
     // (both are distances to surface points or overestimate them).
-    const double h = samples.voxel_size, reach = (band + 0.5) * h;
+    const double reach = (band + 0.5) * samples.voxel_size;
     std::vector<openvdb::Coord> near;
     std::vector<float> refined;
     for (auto it = shape.phi->cbeginValueOn(); it; ++it)
       if (std::abs(*it) < reach) near.push_back(it.getCoord()), refined.push_back(*it);
 #pragma omp parallel for schedule(dynamic, 256)
     for (std::size_t i = 0; i < near.size(); ++i) {
-      double d = samples.surface_distance(Vec3d(near[i][0], near[i][1], near[i][2]) * h);
+      double d = samples.surface_distance(shape.phi->indexToWorld(near[i]));
       if (std::isfinite(d) && d < std::abs(refined[i])) refined[i] = float(std::copysign(d, refined[i]));
     }
     auto write = shape.phi->getAccessor();

@@ -8,6 +8,7 @@ namespace scree::levelset {
 
 namespace {
 constexpr float no_crossing = std::numeric_limits<float>::infinity();
+constexpr int index_margin = 16;  // voxels below the box in index space, room for the band
 
 // The root of f on [0, 1] given f(0) and f(1) of opposite signs (Illinois regula falsi).
 template <class F>
@@ -154,8 +155,13 @@ openvdb::FloatGrid::Ptr interface_band(InterfaceSamples& s) {
         s.add_crossing(c, a, 0.5);
     }
   }
+  // Index space starts near (0, 0, 0) at the box's corner: a grain centred on index 0
+  // would straddle eight of OpenVDB's top-level nodes (~260 kB each) where one suffices.
+  const openvdb::Coord shift = openvdb::Coord(index_margin) - box.min();
+  auto xform = openvdb::math::Transform::createLinearTransform(h);
+  xform->postTranslate(-openvdb::Vec3d(shift[0], shift[1], shift[2]) * h);
   auto grid = openvdb::FloatGrid::create(float(3 * h));
-  grid->setTransform(openvdb::math::Transform::createLinearTransform(h));
+  grid->setTransform(xform);
   grid->setGridClass(openvdb::GRID_LEVEL_SET);
   auto acc = grid->getAccessor();
   for (auto it = box.begin(); it; ++it) {
@@ -175,7 +181,7 @@ openvdb::FloatGrid::Ptr interface_band(InterfaceSamples& s) {
       double known = s.surface_distance(Vec3d((*it)[0], (*it)[1], (*it)[2]) * h);
       distance = std::isfinite(known) ? std::min(known, nearest_crossing) : distance;
     }
-    acc.setValue(*it, float(s.inside[s.index(*it)] ? -distance : distance));
+    acc.setValue(*it + shift, float(s.inside[s.index(*it)] ? -distance : distance));
   }
   return grid;
 }

@@ -47,7 +47,9 @@ InterfaceSamples sample_implicit(const ImplicitShape& shape, double voxel_size);
 // (when known) and the distances to the crossings themselves, both distances to points of
 // the surface; without a surface distance, h / sqrt(Σ 1/d_a²), the distance to the plane
 // through the crossings. Edges whose ends differ but carry no
-// crossing (a mesh ray that grazed an edge) count as crossed halfway.
+// crossing (a mesh ray that grazed an edge) count as crossed halfway. The grid's world
+// coordinates are the samples' (metres); its index space is shifted to start near 0 at
+// the box's corner, which keeps OpenVDB's tree small: use its transform, not ijk · h.
 openvdb::FloatGrid::Ptr interface_band(InterfaceSamples& samples);
 
 }  // namespace scree::levelset

@@ -150,6 +150,10 @@ TEST_P(DatasetAvatar, VolumeMatchesTheMesh) {
     worst = std::max(worst, std::abs(double(openvdb::tools::BoxSampler::sample(acc, index))));
   }
   EXPECT_LT(worst, 1e-3 * h) << "worst |phi(node)| in voxels: " << worst / h;
+  // It is a valid avatar file, even with sub-millimetre voxels (sand).
+  testing::TempDir dir;
+  formats::write_avatar(dir / "a.vdb", avatar);
+  EXPECT_EQ(formats::read_avatar(dir / "a.vdb").nodes, avatar.nodes);
   // The body frame: centroid at the origin.
   MassProperties body = integrate_mass(*avatar.phi);
   EXPECT_LT(body.centroid.length(), 1e-6 * (upper - lower).length());

@@ -75,6 +75,12 @@ expected = np.stack([np.float32(0.001) * k, np.float32(-0.002) * k, np.full(100,
 check("node count", n == 100)
 check("nodes", (nodes == expected).all())
 
+# Shape (before nodes)
+s = vdb.read(f"{d}/shape.vdb", "phi")
+check("shape format", s["scree_format"] == "shape" and s["scree_version"] == 1)
+check("shape scale", s["source_scale"] == 0.001 and s["node_count"] == 0)
+check("shape nodes grid", vdb.read(f"{d}/shape.vdb", "nodes").activeVoxelCount() == 0)
+
 # Terrain
 t = vdb.read(f"{d}/terrain.vdb", "phi")
 check("terrain format", t["scree_format"] == "terrain")

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "formats/avatar.h"
+#include "formats/shape.h"
 #include "formats/csv_log.h"
 #include "formats/state.h"
 #include "formats/terrain.h"
@@ -69,6 +70,12 @@ int main(int argc, char** argv) {
   a.properties.source_to_body = {0.001, 0, 0, 1, 0, 0.001, 0, 2, 0, 0, 0.001, 3, 0, 0, 0, 1};
   a.properties.provenance = "python sample";
   write_avatar(dir / "grain.vdb", a);
+
+  Shape shape;
+  shape.phi = a.phi;
+  shape.source_scale = 0.001;
+  shape.provenance = "python sample shape";
+  write_shape(dir / "shape.vdb", shape);
 
   Terrain t;
   t.phi = a.phi;
