@@ -7,6 +7,8 @@
 BUILD_DIR ?= build
 JOBS      ?= 2
 CMAKE_ARGS ?=
+# The shared datasets (terrain, boulders, CT); never copied into the project.
+DATASETS  ?= ../shared/datasets
 
 .PHONY: all deps configure build test bench demo clean
 all: build
@@ -27,7 +29,8 @@ bench: build
 	@bash bench/run.sh $(BUILD_DIR)
 
 demo: build
-	@$(MAKE) --no-print-directory -C pipelines/demo SCREE_BIN=$(abspath $(BUILD_DIR))/bin
+	@$(MAKE) --no-print-directory -C pipelines/demo SCREE_BIN=$(abspath $(BUILD_DIR))/bin \
+	    DATASETS=$(abspath $(DATASETS))
 
 clean:
 	@rm -rf $(BUILD_DIR)

@@ -4,6 +4,7 @@
 #include <openvdb/tools/FastSweeping.h>
 
 #include <cmath>
+#include <filesystem>
 #include <map>
 
 #include "levelset/avatar_builder.h"
@@ -106,6 +107,11 @@ void BM_AvatarMemory(benchmark::State& state) {
   state.counters["yade_bytes"] = yade_bytes;
   state.counters["yade/scree"] = yade_bytes / scree_bytes;
   state.counters["flat_float_bytes"] = 4 * points + 12.0 * double(nodes);
+  MassProperties mass;
+  const auto file = std::filesystem::temp_directory_path() / "scree_bench_avatar.vdb";
+  scree::formats::write_avatar(file, make_avatar(shape, mass));
+  state.counters["file_bytes"] = double(std::filesystem::file_size(file));
+  std::filesystem::remove(file);
 }
 BENCHMARK(BM_AvatarMemory)->ArgsProduct({{0, 1, 2, 3, 4}, {20, 40}})->ArgNames({"shape", "voxels"})->Unit(benchmark::kMillisecond)->Iterations(1);
 
