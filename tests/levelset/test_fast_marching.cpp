@@ -74,6 +74,22 @@ TEST(FastMarching, InsideWidthLimitsTheInside) {
   EXPECT_TRUE(acc.isValueOn(at(0.9)));
 }
 
+TEST(FastMarching, VoxelMaskGivesASignedDistance) {
+  // A voxel mask (as a segmented CT scan gives) has no sub-voxel crossings: each edge
+  // between inside and outside counts as crossed halfway. A ball of radius 10 voxels comes
+  // back within a voxel of the sphere's distance (a staircase is no closer to it).
+  const double h = 0.1, r = 1.0;
+  InterfaceSamples mask(grid_box(Vec3d(-r), Vec3d(r), h, 2), h);
+  for (auto it = mask.box.begin(); it; ++it)
+    mask.inside[mask.index(*it)] = Vec3d((*it)[0], (*it)[1], (*it)[2]).length() * h < r;
+  auto phi = march(*interface_band(mask));
+  auto acc = phi->getConstAccessor();
+  for (double x : {-0.65, 0.35, 0.95, 1.05}) {
+    double value = acc.getValue(phi->transform().worldToIndexCellCentered(Vec3d(x, 0, 0)));
+    EXPECT_NEAR(value, x < 0 ? -x - r : x - r, h) << x;
+  }
+}
+
 TEST(FastMarching, AnOpenSurfaceIsAnError) {
   // A slab infinite in x and y, sampled on a finite box: its inside leaks out of the box.
   ImplicitShape slab{[](const Vec3d& p) { return std::abs(p[2]) - 0.5; }, Vec3d(-1), Vec3d(1), "slab"};
