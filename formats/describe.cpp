@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <sstream>
 
 #include "formats/avatar.h"
@@ -102,7 +103,15 @@ std::string describe_membrane(const std::filesystem::path& file) {
 std::string level_set_summary(const openvdb::FloatGrid& phi) {
   std::ostringstream s;
   openvdb::CoordBBox box = phi.evalActiveVoxelBoundingBox();
-  openvdb::Vec3d lo = phi.indexToWorld(box.min()), hi = phi.indexToWorld(box.max());
+  // The world box of the active voxels' corners (an avatar's transform may rotate).
+  openvdb::Vec3d lo(std::numeric_limits<double>::infinity()), hi = -lo;
+  for (int corner = 0; corner < 8; ++corner) {
+    openvdb::Vec3d p = phi.indexToWorld(openvdb::Vec3d(corner & 4 ? box.max()[0] : box.min()[0],
+                                                       corner & 2 ? box.max()[1] : box.min()[1],
+                                                       corner & 1 ? box.max()[2] : box.min()[2]));
+    lo = openvdb::math::minComponent(lo, p);
+    hi = openvdb::math::maxComponent(hi, p);
+  }
   s << "  level set     " << phi.activeVoxelCount() << " active voxels of " << phi.voxelSize()[0]
     << " m, " << phi.memUsage() << " bytes in memory\n"
     << "  extent        " << vec({lo[0], lo[1], lo[2]}) << " to " << vec({hi[0], hi[1], hi[2]})

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
+#include <string>
 
 namespace scree::levelset {
 
@@ -81,8 +83,15 @@ double implicit_distance(const ImplicitShape& shape, const Vec3d& p, double h) {
 
 }  // namespace
 
-InterfaceSamples::InterfaceSamples(const openvdb::CoordBBox& b, double h)
-    : box(b), voxel_size(h), inside(b.volume(), 0), crossing(b.volume(), {no_crossing, no_crossing, no_crossing}) {}
+InterfaceSamples::InterfaceSamples(const openvdb::CoordBBox& b, double h) : box(b), voxel_size(h) {
+  // 13 bytes a point: beyond this the samples alone would take gigabytes.
+  if (double(b.volume()) > max_sample_points)
+    throw std::invalid_argument("a grid of " + std::to_string(b.dim()[0]) + " x " + std::to_string(b.dim()[1]) +
+                                " x " + std::to_string(b.dim()[2]) + " points is too large (over " +
+                                std::to_string(std::int64_t(max_sample_points / 1e6)) + " million); use fewer voxels");
+  inside.assign(b.volume(), 0);
+  crossing.assign(b.volume(), {no_crossing, no_crossing, no_crossing});
+}
 
 void InterfaceSamples::add_crossing(const openvdb::Coord& c, int axis, double t) {
   auto& lo = crossing[index(c)][axis];

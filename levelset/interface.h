@@ -14,7 +14,10 @@
 
 namespace scree::levelset {
 
-// Dense samples over the grid points of an index box; grid point ijk lies at ijk · h metres.
+inline constexpr double max_sample_points = 2e8;  // ~2.6 GB of samples
+
+// Dense samples over the grid points of an index box (std::invalid_argument beyond
+// max_sample_points); grid point ijk lies at ijk · h metres.
 struct InterfaceSamples {
   InterfaceSamples(const openvdb::CoordBBox& box, double voxel_size);
 

@@ -104,6 +104,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"ExponentOutOfRange", "scree-shape", "superellipsoid --radii 1,1,1 --eps-e 3 --eps-n 1",
                  "eps_e must be in [0.1, 2], got 3", 2},
         BadInput{"TooCoarse", "scree-shape", "ellipsoid --radii 1,2,3 --voxels 3", "grid too coarse: 3 voxels across", 2},
+        BadInput{"GridTooLarge", "scree-shape", "sphere --radius 1 --voxels 2000", "points is too large", 2},
         BadInput{"BadNumber", "scree-shape", "sphere --radius abc", "--radius: expects a number, got 'abc'", 2},
         BadInput{"UnknownShape", "scree-shape", "cube --radius 1", "unknown shape 'cube'", 2},
         BadInput{"NodesWithoutShape", "scree-nodes", "DIR/none.vdb", "none.vdb: cannot open", 1},
