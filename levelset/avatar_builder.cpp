@@ -32,10 +32,20 @@ double choose_voxel_size(const Vec3d& lower, const Vec3d& upper, double voxel_si
 }
 
 formats::Shape shape_from_samples(InterfaceSamples samples, double band, double source_scale,
-                                  const std::string& provenance) {
+                                  const std::string& provenance,
+                                  const std::function<void(std::size_t, std::size_t)>& progress) {
   if (!(band >= min_band)) throw std::invalid_argument("narrow band must be at least 3 voxels (the mass integral reaches 3 voxels out)");
   MarchOptions options;
   options.outside_width = band;
+  if (progress) {
+    // Every inside point, and about `band` layers of the boundary's outer half outside.
+    std::size_t inside = std::size_t(std::count(samples.inside.begin(), samples.inside.end(), 1));
+    std::size_t crossed = std::size_t(std::count_if(samples.crossing.begin(), samples.crossing.end(), [](const auto& c) {
+      return std::isfinite(c[0]) || std::isfinite(c[1]) || std::isfinite(c[2]);
+    }));
+    const std::size_t expected = inside + std::size_t(double(crossed) * 0.5 * band);
+    options.progress = [progress, expected](std::size_t done) { progress(done, expected); };
+  }
   formats::Shape shape;
   shape.phi = march(*interface_band(samples), options);
   if (samples.surface_distance) {
@@ -65,7 +75,7 @@ formats::Shape implicit_shape(const ImplicitShape& shape, const Resolution& r) {
   double h = choose_voxel_size(shape.lower, shape.upper, r.voxel_size, r.voxels);
   std::ostringstream provenance;
   provenance << shape.description << ", voxel size " << h << " m, band " << r.band;
-  return shape_from_samples(sample_implicit(shape, h), r.band, 1, provenance.str());
+  return shape_from_samples(sample_implicit(shape, h), r.band, 1, provenance.str(), r.progress);
 }
 
 formats::Shape mesh_shape(const std::filesystem::path& file, double scale, const Resolution& r,
@@ -82,7 +92,7 @@ formats::Shape mesh_shape(const std::filesystem::path& file, double scale, const
     provenance << "mesh " << file.string() << " (" << mesh.triangles.size() << " triangles"
                << (repair.empty() ? "" : ", " + repair) << "), scale " << scale << ", voxel size " << h
                << " m, band " << r.band;
-    return shape_from_samples(sample_mesh(mesh, h), r.band, scale, provenance.str());
+    return shape_from_samples(sample_mesh(mesh, h), r.band, scale, provenance.str(), r.progress);
   } catch (const std::exception& e) {
     throw formats::FileError(file, e.what());
   }

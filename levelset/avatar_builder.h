@@ -3,6 +3,7 @@
 // samples (scree-shape), boundary nodes (scree-nodes), mass properties and the body frame
 // (scree-inertia).
 #include <cstddef>
+#include <functional>
 #include <string>
 
 #include "formats/avatar.h"
@@ -23,12 +24,15 @@ double choose_voxel_size(const Vec3d& lower, const Vec3d& upper, double voxel_si
 
 // Fast marching from the samples: interior filled, `band` voxels kept outside.
 formats::Shape shape_from_samples(InterfaceSamples samples, double band, double source_scale,
-                                  const std::string& provenance);
+                                  const std::string& provenance,
+                                  const std::function<void(std::size_t, std::size_t)>& progress = {});
 
 struct Resolution {
   double voxel_size = 0;  // metres; 0: from `voxels`
   double voxels = 20;     // across the smallest side of the shape's bounding box
   double band = 3;        // voxels kept outside
+  // Called during fast marching with points done and the expected total.
+  std::function<void(std::size_t done, std::size_t total)> progress;
 };
 
 // The shape of an implicit surface (already in metres).

@@ -50,7 +50,7 @@ double upwind(std::array<AxisTerm, 3> terms, double step) {
 // Marches the side of sign `sign` (+1 outside, −1 inside) into `result`, whose active voxels
 // are the accepted points, up to |φ| ≤ limit.
 void march_side(openvdb::FloatGrid& result, const openvdb::FloatGrid& boundary, float sign,
-                double limit, const MarchOptions& options) {
+                double limit, const MarchOptions& options, std::size_t& accepted_count) {
   const double h = result.voxelSize()[0];
   const auto& xform = result.transform();
   auto accepted = result.getAccessor();
@@ -101,6 +101,7 @@ void march_side(openvdb::FloatGrid& result, const openvdb::FloatGrid& boundary, 
     heap.pop();
     if (accepted.isValueOn(t.coord) || t.value > trial.getValue(t.coord)) continue;  // stale
     accepted.setValueOn(t.coord, sign * t.value);
+    if (options.progress && ++accepted_count % 65536 == 0) options.progress(accepted_count);
     for (const auto& d : neighbours) update(t.coord + d);
   }
 }
@@ -115,8 +116,9 @@ openvdb::FloatGrid::Ptr march(const openvdb::FloatGrid& boundary, const MarchOpt
   result->setGridClass(openvdb::GRID_LEVEL_SET);
   auto acc = result->getAccessor();
   for (auto it = boundary.cbeginValueOn(); it; ++it) acc.setValueOn(it.getCoord(), *it);
-  march_side(*result, boundary, +1, options.outside_width * h, options);
-  march_side(*result, boundary, -1, options.inside_width * h, options);
+  std::size_t accepted = boundary.activeVoxelCount();
+  march_side(*result, boundary, +1, options.outside_width * h, options, accepted);
+  march_side(*result, boundary, -1, options.inside_width * h, options, accepted);
   openvdb::tools::signedFloodFill(result->tree());
   return result;
 }

@@ -6,6 +6,7 @@
 // falls faster and is 5-10× more accurate at grain resolutions (docs/levelset.md).
 #include <openvdb/openvdb.h>
 
+#include <cstddef>
 #include <functional>
 #include <limits>
 
@@ -21,6 +22,8 @@ struct MarchOptions {
   int order = 2;
   // Right-hand side s(x) of |∇φ| = s at a world point; empty for a distance (s = 1).
   std::function<double(const Vec3d&)> speed;
+  // Called now and then with the number of points accepted so far (both sides).
+  std::function<void(std::size_t accepted)> progress;
 };
 
 // `boundary` holds the accepted values next to the interface (active voxels, negative

@@ -7,6 +7,7 @@
 #include "levelset/avatar_builder.h"
 #include "tools/cli/cli.h"
 #include "tools/cli/options.h"
+#include "tools/cli/progress.h"
 
 using namespace scree;
 
@@ -80,10 +81,13 @@ int main(int argc, char** argv) {
       throw cli::UsageError(std::string("--node-method: ") + e.what());
     }
 
+    cli::ProgressLine progress(tool.name, "marching", "points");
+    resolution.progress = [&](std::size_t done, std::size_t total) { progress.update(done, total); };
     formats::Shape shape;
     if (kind == "mesh") {
       std::string repair;
       shape = levelset::mesh_shape(o.positional()[1], o.number("--scale", 1), resolution, repair);
+      progress.finish();
       if (!repair.empty())
         std::cerr << tool.name << ": warning: " << o.positional()[1] << ": mesh was open; " << repair << "\n";
     } else {
