@@ -1,0 +1,13 @@
+#pragma once
+// Builds the solver's flat template from an avatar. Includes OpenVDB (through the avatar
+// format): include it where templates are loaded, not in the hot loop's headers.
+#include "formats/avatar.h"
+#include "solver/shape_template.h"
+
+namespace scree::solver {
+
+// The values over the avatar's active box grown by one voxel (inactive points hold the
+// grid's background or, inside, −background), and its nodes.
+ShapeTemplate template_from_avatar(const formats::Avatar& avatar);
+
+}  // namespace scree::solver
