@@ -1,0 +1,51 @@
+// Node-to-surface contacts between posed templates: depth and normal of two overlapping
+// spheres against the closed form, with rotation and scale.
+#include <gtest/gtest.h>
+
+#include "levelset/avatar_builder.h"
+#include "solver/narrow_phase.h"
+#include "solver/template_from_avatar.h"
+
+namespace scree::solver {
+namespace {
+
+ShapeTemplate sphere_template(double radius, double voxel) {
+  levelset::Resolution resolution;
+  resolution.voxel_size = voxel;
+  formats::Shape shape = levelset::implicit_shape(levelset::make_sphere(radius), resolution);
+  levelset::add_nodes(shape, 4000, levelset::NodeMethod::rays);
+  levelset::MassProperties mass;
+  return template_from_avatar(levelset::make_avatar(shape, mass));
+}
+
+TEST(NarrowPhase, OverlappingSpheresGiveDepthAndNormal) {
+  const double r = 0.1, h = 0.005;
+  const ShapeTemplate sphere = sphere_template(r, h);
+  // A at the origin; B of scale 2 (radius 0.2), turned, its centre 0.29 away along (1, 2, 2)/3:
+  // the overlap is 0.01 deep, the deepest node of A lies on the line of centres.
+  Pose a, b;
+  const Eigen::Vector3d axis = Eigen::Vector3d(1, 2, 2) / 3;
+  b.position = 0.29 * axis;
+  b.orientation = Eigen::Quaterniond(Eigen::AngleAxisd(0.8, Eigen::Vector3d(0, 1, 1).normalized()));
+  b.scale = 2;
+  auto contacts = node_contacts(sphere, a, sphere, b, 0);
+  ASSERT_FALSE(contacts.empty());
+  const NodeContact* deepest = &contacts[0];
+  for (const auto& c : contacts) {
+    if (c.depth > deepest->depth) deepest = &c;
+    // Each node's depth is B's radius minus its distance to B's centre, to the trilinear
+    // interpolation error of B's level set (voxel 2h after scaling).
+    EXPECT_NEAR(c.depth, 0.2 - (c.point - b.position).norm(), 0.03 * 2 * h);
+    // The normal is B's outward radial direction at the node, within 2°.
+    EXPECT_GT(c.normal.dot((c.point - b.position).normalized()), std::cos(2 * M_PI / 180));
+  }
+  EXPECT_NEAR(deepest->depth, 0.01, 0.1 * 2 * h);  // 4000 nodes: one lies near the axis
+  EXPECT_GT(deepest->normal.dot(-axis), 0.999);  // B's normal points back towards A
+  // Separated by 1 mm more than touching: nothing within a zero margin, something within 2 mm.
+  b.position = 0.301 * axis;
+  EXPECT_TRUE(node_contacts(sphere, a, sphere, b, 0).empty());
+  EXPECT_FALSE(node_contacts(sphere, a, sphere, b, 0.002).empty());
+}
+
+}  // namespace
+}  // namespace scree::solver
