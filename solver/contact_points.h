@@ -1,0 +1,29 @@
+#pragma once
+// Contact points from contact nodes: seed 000 §3.3 glues "a group of adjacent contact points"
+// into one contact. scree glues the contact nodes of one pair of bodies that lie within
+// `glue_distance` of each other (chains of neighbours) and whose normals agree within
+// `max_angle`. A glued contact sits at the mean of its nodes with their mean normal and the
+// largest depth, so a flat face resting on a plane gives one contact at the face's centroid:
+// no spurious spin from the order in which nodes are met, and a face that touches with one
+// half only gets its contact off-centre and turns, as a rigid body must.
+#include <Eigen/Dense>
+
+#include <cstdint>
+#include <vector>
+
+#include "solver/narrow_phase.h"
+
+namespace scree::solver {
+
+struct ContactPatch {
+  Eigen::Vector3d point;   // mean of the nodes, world
+  Eigen::Vector3d normal;  // unit mean of the nodes' normals
+  double depth;            // largest depth of the nodes
+  std::uint32_t first_node;  // smallest node index: patches come out in this order
+  std::uint32_t node_count;
+};
+
+std::vector<ContactPatch> glue_contacts(const std::vector<NodeContact>& nodes, double glue_distance,
+                                        double max_angle = 0.5235987755982988 /* 30° */);
+
+}  // namespace scree::solver

@@ -1,0 +1,68 @@
+// Gluing contact nodes into contact patches: a flat face gives one contact at its centroid,
+// separate regions and disagreeing normals stay apart, and the result does not depend on
+// the order the nodes come in.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+
+#include "solver/contact_points.h"
+
+namespace scree::solver {
+namespace {
+
+// A face's nodes on the plane z = 0 over [x0, x1] × [0, 1], spacing 0.1, normal +z.
+std::vector<NodeContact> face_nodes(double x0, double x1, std::uint32_t first, double depth = 1e-3) {
+  std::vector<NodeContact> out;
+  std::uint32_t id = first;
+  for (double x = x0; x <= x1 + 1e-9; x += 0.1)
+    for (double y = 0; y <= 1 + 1e-9; y += 0.1) out.push_back({id++, Eigen::Vector3d(x, y, 0), Eigen::Vector3d::UnitZ(), depth});
+  return out;
+}
+
+TEST(ContactPoints, FlatFaceIsOneContactAtItsCentroid) {
+  auto nodes = face_nodes(0, 2, 0);
+  nodes[7].depth = 4e-3;
+  auto patches = glue_contacts(nodes, 0.15);
+  ASSERT_EQ(patches.size(), 1u);
+  EXPECT_LT((patches[0].point - Eigen::Vector3d(1, 0.5, 0)).norm(), 1e-12);
+  EXPECT_LT((patches[0].normal - Eigen::Vector3d::UnitZ()).norm(), 1e-12);
+  EXPECT_EQ(patches[0].depth, 4e-3);
+  EXPECT_EQ(patches[0].node_count, nodes.size());
+}
+
+TEST(ContactPoints, SeparateRegionsAndEdgesStayApart) {
+  // Two faces 0.5 apart: two patches, ordered by their first node.
+  auto nodes = face_nodes(1.5, 2, 100);
+  auto left = face_nodes(0, 1, 0);
+  nodes.insert(nodes.end(), left.begin(), left.end());
+  auto patches = glue_contacts(nodes, 0.15);
+  ASSERT_EQ(patches.size(), 2u);
+  EXPECT_EQ(patches[0].first_node, 0u);
+  EXPECT_NEAR(patches[0].point.x(), 0.5, 1e-12);
+  EXPECT_NEAR(patches[1].point.x(), 1.75, 1e-12);
+  // The same nodes with normals 90° apart on the two sides of x = 0.5: split at the edge.
+  auto edge = face_nodes(0, 1, 0);
+  for (auto& c : edge)
+    if (c.point.x() > 0.55) c.normal = Eigen::Vector3d::UnitX();
+  EXPECT_EQ(glue_contacts(edge, 0.15).size(), 2u);
+  EXPECT_EQ(glue_contacts(edge, 0.15, M_PI).size(), 1u);  // unless any angle is allowed
+}
+
+TEST(ContactPoints, OrderOfNodesDoesNotMatter) {
+  auto nodes = face_nodes(0, 1, 0);
+  auto more = face_nodes(1.5, 3, 200);
+  nodes.insert(nodes.end(), more.begin(), more.end());
+  auto reference = glue_contacts(nodes, 0.15);
+  std::mt19937 rng(9);
+  std::shuffle(nodes.begin(), nodes.end(), rng);
+  auto shuffled = glue_contacts(nodes, 0.15);
+  ASSERT_EQ(shuffled.size(), reference.size());
+  for (std::size_t k = 0; k < reference.size(); ++k) {
+    EXPECT_EQ(shuffled[k].first_node, reference[k].first_node);
+    EXPECT_LT((shuffled[k].point - reference[k].point).norm(), 1e-12);
+  }
+}
+
+}  // namespace
+}  // namespace scree::solver
