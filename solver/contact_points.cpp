@@ -5,22 +5,16 @@
 #include <map>
 #include <numeric>
 #include <stdexcept>
+
+#include "solver/union_find.h"
 #include <tuple>
 
 namespace scree::solver {
 
-namespace {
-std::uint32_t root(std::vector<std::uint32_t>& parent, std::uint32_t i) {
-  while (parent[i] != i) i = parent[i] = parent[parent[i]];
-  return i;
-}
-}  // namespace
-
 std::vector<ContactPatch> glue_contacts(const std::vector<NodeContact>& nodes, double glue_distance, double max_angle) {
   if (!(glue_distance > 0)) throw std::invalid_argument("glue distance must be > 0");
   const std::size_t n = nodes.size();
-  std::vector<std::uint32_t> parent(n);
-  std::iota(parent.begin(), parent.end(), 0u);
+  SmallestRootSets sets(n);
   const double min_cos = std::cos(max_angle), reach2 = glue_distance * glue_distance;
 
   // Neighbours through cells of the glue distance: each node meets the 27 cells around it.
@@ -42,8 +36,7 @@ std::vector<ContactPatch> glue_contacts(const std::vector<NodeContact>& nodes, d
             if (j <= i || (nodes[i].point - nodes[j].point).squaredNorm() > reach2 ||
                 nodes[i].normal.dot(nodes[j].normal) < min_cos)
               continue;
-            std::uint32_t a = root(parent, i), b = root(parent, j);
-            if (a != b) parent[std::max(a, b)] = std::min(a, b);
+            sets.join(i, j);
           }
         }
   }
@@ -55,7 +48,7 @@ std::vector<ContactPatch> glue_contacts(const std::vector<NodeContact>& nodes, d
   std::iota(order.begin(), order.end(), 0u);
   std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return nodes[a].node < nodes[b].node; });
   for (std::uint32_t i : order) {
-    auto [it, added] = patch_of_root.try_emplace(root(parent, i), patches.size());
+    auto [it, added] = patch_of_root.try_emplace(sets.root(i), patches.size());
     if (added) {
       patches.push_back({Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero(), nodes[i].depth, nodes[i].node, 0});
       normal_sum.push_back(Eigen::Vector3d::Zero());
