@@ -8,8 +8,8 @@ int main(int argc, char** argv) {
   const scree::cli::Tool tool{
       "scree-info", "scree-info [options] FILE...",
       "Reads each FILE with the same checks the solver and tools apply, and prints what it\n"
-      "holds: a case (.yaml), a state, frame, checkpoint or membrane (.h5), an avatar or a\n"
-      "terrain (.vdb), or a CSV log (.csv). A file that fails a check gets one line\n"
+      "holds: a case (.yaml), a state, frame, checkpoint or membrane (.h5), an avatar, a shape\n"
+      "or a terrain (.vdb), or a CSV log (.csv). A file that fails a check gets one line\n"
       "'scree-info: error: FILE: what is wrong'; the exit status is 1 if any file failed.",
       "  -q, --quiet    print nothing for valid files (check only)\n",
       "  scree-info case.yaml                 # validate a case and list what it uses\n"
