@@ -100,18 +100,25 @@ struct Crossing {
   double first, last;  // fractions of the first and last hit along the edge
 };
 
+using Edge = std::pair<std::uint32_t, std::uint32_t>;  // (smaller, larger) vertex index
+
+Edge undirected(std::uint32_t a, std::uint32_t b) { return {std::min(a, b), std::max(a, b)}; }
+
+// How many triangles use each edge; a degenerate triangle's repeated vertex adds no edge.
+std::map<Edge, int> edge_uses(const formats::TriangleMesh& mesh) {
+  std::map<Edge, int> uses;
+  for (const auto& t : mesh.triangles)
+    for (int e = 0; e < 3; ++e)
+      if (t[e] != t[(e + 1) % 3]) ++uses[undirected(t[e], t[(e + 1) % 3])];
+  return uses;
+}
+
 }  // namespace
 
 std::string open_mesh_problem(const formats::TriangleMesh& mesh) {
-  std::map<std::pair<std::uint32_t, std::uint32_t>, int> uses;
-  for (const auto& t : mesh.triangles)
-    for (int e = 0; e < 3; ++e) {
-      std::uint32_t a = t[e], b = t[(e + 1) % 3];
-      if (a == b) continue;  // a degenerate triangle adds no edge
-      ++uses[{std::min(a, b), std::max(a, b)}];
-    }
+  const auto uses = edge_uses(mesh);
   std::size_t open = 0, overused = 0;
-  std::pair<std::uint32_t, std::uint32_t> example{};
+  Edge example{};
   for (const auto& [edge, count] : uses) {
     if (count == 2) continue;
     if (open + overused == 0) example = edge;
@@ -130,17 +137,14 @@ std::string open_mesh_problem(const formats::TriangleMesh& mesh) {
 }
 
 std::string fill_holes(formats::TriangleMesh& mesh) {
-  std::map<std::pair<std::uint32_t, std::uint32_t>, int> uses;
-  for (const auto& t : mesh.triangles)
-    for (int e = 0; e < 3; ++e)
-      if (t[e] != t[(e + 1) % 3]) ++uses[{std::min(t[e], t[(e + 1) % 3]), std::max(t[e], t[(e + 1) % 3])}];
+  const auto uses = edge_uses(mesh);
   // Each open edge a→b (as its triangle winds) is crossed back b→a by the patch.
   std::map<std::uint32_t, std::uint32_t> next;
   for (const auto& t : mesh.triangles)
     for (int e = 0; e < 3; ++e) {
       std::uint32_t a = t[e], b = t[(e + 1) % 3];
       if (a == b) continue;
-      int count = uses[{std::min(a, b), std::max(a, b)}];
+      const int count = uses.at(undirected(a, b));
       if (count > 2) throw std::runtime_error(open_mesh_problem(mesh) + "; edges shared by more than two triangles cannot be repaired");
       if (count == 1 && !next.emplace(b, a).second)
         throw std::runtime_error(open_mesh_problem(mesh) + "; its open edges do not form simple loops");

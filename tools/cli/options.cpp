@@ -1,5 +1,6 @@
 #include "tools/cli/options.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <sstream>
@@ -76,6 +77,19 @@ std::size_t Options::count(const std::string& name, std::size_t fallback) const 
   if (v < 1 || v != std::floor(v) || v > 1e9)
     throw UsageError(name + ": expects a whole number ≥ 1, got '" + text(name) + "'");
   return std::size_t(v);
+}
+
+std::string Options::choice(const std::string& name, const std::vector<std::string>& allowed) const {
+  const std::string value = text(name, allowed.front());
+  if (std::find(allowed.begin(), allowed.end(), value) != allowed.end()) return value;
+  std::string list;
+  for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+  throw UsageError(name + ": must be one of " + list + ", not '" + value + "'");
+}
+
+const std::string& Options::single_positional(const std::string& what) const {
+  if (positional_.size() != 1) throw UsageError("give exactly one " + what);
+  return positional_[0];
 }
 
 std::array<double, 3> Options::triple(const std::string& name) const {

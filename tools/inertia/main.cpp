@@ -24,8 +24,7 @@ int main(int argc, char** argv) {
       "      && scree-inertia s.vdb -o sand.vdb\n"};
   return cli::run(tool, argc, argv, [&](const std::vector<std::string>& args) {
     cli::Options o(args, {"-o"}, {});
-    if (o.positional().size() != 1) throw cli::UsageError("give exactly one SHAPE file");
-    const std::string in = o.positional()[0], out = o.required_text("-o");
+    const std::string in = o.single_positional("SHAPE file"), out = o.required_text("-o");
     formats::Shape shape = formats::read_shape(in);
     if (shape.nodes.empty()) throw formats::FileError(in, "has no boundary nodes: run scree-nodes first");
     levelset::MassProperties mass;

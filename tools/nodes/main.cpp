@@ -29,15 +29,10 @@ int main(int argc, char** argv) {
       "  scree-nodes torus.vdb --method surface --nodes 3000 -o torus_nodes.vdb\n"};
   return cli::run(tool, argc, argv, [&](const std::vector<std::string>& args) {
     cli::Options o(args, {"-o", "--nodes", "--method"}, {});
-    if (o.positional().size() != 1) throw cli::UsageError("give exactly one SHAPE file");
-    const std::string in = o.positional()[0], out = o.required_text("-o");
+    const std::string in = o.single_positional("SHAPE file"), out = o.required_text("-o");
     const std::size_t count = o.count("--nodes", 2000);
-    levelset::NodeMethod method;
-    try {
-      method = levelset::parse_node_method(o.text("--method", "auto"));
-    } catch (const std::invalid_argument& e) {
-      throw cli::UsageError(std::string("--method: ") + e.what());
-    }
+    const levelset::NodeMethod method =
+        levelset::parse_node_method(o.choice("--method", {"auto", "rays", "surface"}));
     formats::Shape shape = formats::read_shape(in);
     levelset::NodeMethod used;
     try {

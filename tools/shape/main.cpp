@@ -74,12 +74,8 @@ int main(int argc, char** argv) {
     if (!o.has("--avatar") && (o.has("--nodes") || o.has("--node-method")))
       throw cli::UsageError("--nodes and --node-method need --avatar");
     const std::size_t nodes = o.count("--nodes", 2000);
-    levelset::NodeMethod method;
-    try {
-      method = levelset::parse_node_method(o.text("--node-method", "auto"));
-    } catch (const std::invalid_argument& e) {
-      throw cli::UsageError(std::string("--node-method: ") + e.what());
-    }
+    const levelset::NodeMethod method =
+        levelset::parse_node_method(o.choice("--node-method", {"auto", "rays", "surface"}));
 
     cli::ProgressLine progress(tool.name, "marching", "points");
     resolution.progress = [&](std::size_t done, std::size_t total) { progress.update(done, total); };
