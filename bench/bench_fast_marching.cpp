@@ -47,16 +47,20 @@ double relative_error(const openvdb::FloatGrid& phi, double radius) {
   return sum / double(n);
 }
 
+void report(benchmark::State& state, const openvdb::FloatGrid& phi, double radius) {
+  state.counters["voxels/s"] = benchmark::Counter(double(phi.activeVoxelCount()) * double(state.iterations()),
+                                                  benchmark::Counter::kIsRate);
+  state.counters["voxels"] = double(phi.activeVoxelCount());
+  state.counters["err_avg"] = relative_error(phi, radius);
+}
+
 void BM_FastMarching(benchmark::State& state) {
   const auto& c = sphere_case(int(state.range(0)));
   MarchOptions options;
   options.order = int(state.range(1));
   openvdb::FloatGrid::Ptr phi;
   for (auto _ : state) phi = march(*c.boundary, options);
-  state.counters["voxels/s"] = benchmark::Counter(double(phi->activeVoxelCount()) * double(state.iterations()),
-                                                  benchmark::Counter::kIsRate);
-  state.counters["voxels"] = double(phi->activeVoxelCount());
-  state.counters["err_avg"] = relative_error(*phi, c.radius);
+  report(state, *phi, c.radius);
 }
 BENCHMARK(BM_FastMarching)->ArgsProduct({{20, 40, 80}, {1, 2}})->ArgNames({"r_g", "order"})->Unit(benchmark::kMillisecond);
 
@@ -72,10 +76,7 @@ void BM_FastSweeping(benchmark::State& state) {
   }
   openvdb::FloatGrid::Ptr phi;
   for (auto _ : state) phi = openvdb::tools::sdfToSdf(*start, 0.0f, int(state.range(1)));
-  state.counters["voxels/s"] = benchmark::Counter(double(phi->activeVoxelCount()) * double(state.iterations()),
-                                                  benchmark::Counter::kIsRate);
-  state.counters["voxels"] = double(phi->activeVoxelCount());
-  state.counters["err_avg"] = relative_error(*phi, c.radius);
+  report(state, *phi, c.radius);
 }
 BENCHMARK(BM_FastSweeping)->ArgsProduct({{20, 40, 80}, {1, 4}})->ArgNames({"r_g", "iterations"})->Unit(benchmark::kMillisecond);
 
