@@ -44,25 +44,37 @@ std::vector<ContactPatch> glue_contacts(const std::vector<NodeContact>& nodes, d
   std::map<std::uint32_t, std::size_t> patch_of_root;  // ordered: patches by their first node
   std::vector<ContactPatch> patches;
   std::vector<Eigen::Vector3d> normal_sum;
+  std::vector<double> weight_sum;
   std::vector<std::uint32_t> order(n);
   std::iota(order.begin(), order.end(), 0u);
   std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return nodes[a].node < nodes[b].node; });
   for (std::uint32_t i : order) {
     auto [it, added] = patch_of_root.try_emplace(sets.root(i), patches.size());
     if (added) {
-      patches.push_back({Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero(), nodes[i].depth, nodes[i].node, 0});
+      patches.push_back({Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero(), nodes[i].depth, 0, 0, nodes[i].node, 0});
       normal_sum.push_back(Eigen::Vector3d::Zero());
+      weight_sum.push_back(0);
     }
     ContactPatch& p = patches[it->second];
-    p.point += nodes[i].point;
-    normal_sum[it->second] += nodes[i].normal;
+    const double w = nodes[i].depth;
+    p.point += w * nodes[i].point;
+    normal_sum[it->second] += w * nodes[i].normal;
+    weight_sum[it->second] += w;
     p.depth = std::max(p.depth, nodes[i].depth);
+    p.weighted_depth += w * nodes[i].depth;
     p.node_count += 1;
   }
   for (std::size_t k = 0; k < patches.size(); ++k) {
-    patches[k].point /= double(patches[k].node_count);
+    patches[k].point /= weight_sum[k];
+    patches[k].weighted_depth /= weight_sum[k];
     patches[k].normal = normal_sum[k].normalized();
   }
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const std::size_t k = patch_of_root[sets.root(i)];
+    const Eigen::Vector3d offset = nodes[i].point - patches[k].point;
+    patches[k].twist_arm += nodes[i].depth * (offset - offset.dot(patches[k].normal) * patches[k].normal).norm();
+  }
+  for (std::size_t k = 0; k < patches.size(); ++k) patches[k].twist_arm /= weight_sum[k];
   return patches;
 }
 

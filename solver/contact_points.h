@@ -2,10 +2,12 @@
 // Contact points from contact nodes: seed 000 §3.3 glues "a group of adjacent contact points"
 // into one contact. scree glues the contact nodes of one pair of bodies that lie within
 // `glue_distance` of each other (chains of neighbours) and whose normals agree within
-// `max_angle`. A glued contact sits at the mean of its nodes with their mean normal and the
-// largest depth, so a flat face resting on a plane gives one contact at the face's centroid:
-// no spurious spin from the order in which nodes are met, and a face that touches with one
-// half only gets its contact off-centre and turns, as a rigid body must.
+// `max_angle`. A glued contact sits at the mean of its nodes weighted by depth, with their
+// weighted mean normal, so a flat face resting on a plane gives one contact at the face's
+// centroid: no spurious spin from the order in which nodes are met, and a face that touches
+// with one half only gets its contact off-centre and turns, as a rigid body must. The depth
+// weights move the contact towards the deeper edge of a tilted face, which is where the
+// pressure of a real contact goes, so a block held by friction rests instead of rocking.
 #include <Eigen/Dense>
 
 #include <cstdint>
@@ -16,9 +18,12 @@
 namespace scree::solver {
 
 struct ContactPatch {
-  Eigen::Vector3d point;   // mean of the nodes, world
-  Eigen::Vector3d normal;  // unit mean of the nodes' normals
+  Eigen::Vector3d point;   // depth-weighted mean of the nodes, world
+  Eigen::Vector3d normal;  // unit depth-weighted mean of the nodes' normals
   double depth;            // largest depth of the nodes
+  double weighted_depth;   // Σ d² / Σ d: the depth at `point` of a uniformly tilted face
+  double twist_arm;        // depth-weighted mean distance of the nodes from `point` across the
+                           // normal: the arm of the torsional friction (2R/3 for a disc)
   std::uint32_t first_node;  // smallest node index: patches come out in this order
   std::uint32_t node_count;
 };

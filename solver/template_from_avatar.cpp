@@ -33,4 +33,10 @@ ShapeTemplate template_from_avatar(const formats::Avatar& avatar) {
                        std::move(nodes));
 }
 
+GrainShape grain_shape_from_avatar(const formats::Avatar& avatar) {
+  const auto& p = avatar.properties;
+  return GrainShape::from_level_set(template_from_avatar(avatar), p.volume,
+                                    Vec3(p.inertia_per_density[0], p.inertia_per_density[1], p.inertia_per_density[2]));
+}
+
 }  // namespace scree::solver

@@ -22,13 +22,30 @@ std::vector<NodeContact> face_nodes(double x0, double x1, std::uint32_t first, d
 
 TEST(ContactPoints, FlatFaceIsOneContactAtItsCentroid) {
   auto nodes = face_nodes(0, 2, 0);
-  nodes[7].depth = 4e-3;
   auto patches = glue_contacts(nodes, 0.15);
   ASSERT_EQ(patches.size(), 1u);
   EXPECT_LT((patches[0].point - Eigen::Vector3d(1, 0.5, 0)).norm(), 1e-12);
   EXPECT_LT((patches[0].normal - Eigen::Vector3d::UnitZ()).norm(), 1e-12);
-  EXPECT_EQ(patches[0].depth, 4e-3);
+  EXPECT_NEAR(patches[0].weighted_depth, 1e-3, 1e-15);
   EXPECT_EQ(patches[0].node_count, nodes.size());
+}
+
+// A tilted face, depth rising linearly along x: the contact moves towards the deep edge to
+// Σ d x / Σ d, and its depth is Σ d² / Σ d.
+TEST(ContactPoints, TiltedFaceContactLeansToTheDeepEdge) {
+  auto nodes = face_nodes(0, 2, 0);
+  double sum_d = 0, sum_dx = 0, sum_dd = 0, deepest = 0;
+  for (NodeContact& c : nodes) {
+    c.depth = 1e-3 * (1 + c.point.x());
+    sum_d += c.depth, sum_dx += c.depth * c.point.x(), sum_dd += c.depth * c.depth;
+    deepest = std::max(deepest, c.depth);
+  }
+  auto patches = glue_contacts(nodes, 0.15);
+  ASSERT_EQ(patches.size(), 1u);
+  EXPECT_NEAR(patches[0].point.x(), sum_dx / sum_d, 1e-12);
+  EXPECT_GT(patches[0].point.x(), 1.1);
+  EXPECT_NEAR(patches[0].weighted_depth, sum_dd / sum_d, 1e-15);
+  EXPECT_EQ(patches[0].depth, deepest);
 }
 
 TEST(ContactPoints, SeparateRegionsAndEdgesStayApart) {

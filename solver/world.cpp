@@ -1,0 +1,325 @@
+#include "solver/world.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <stdexcept>
+
+#include "solver/broad_phase.h"
+#include "solver/contact_impulse.h"
+#include "solver/contact_points.h"
+#include "solver/islands.h"
+#include "solver/narrow_phase.h"
+
+namespace scree::solver {
+
+GrainShape GrainShape::sphere(double radius) {
+  GrainShape s;
+  s.sphere_radius = radius;
+  s.volume = 4.0 / 3.0 * std::numbers::pi * radius * radius * radius;
+  s.inertia_per_density = Vec3::Constant(0.4 * s.volume * radius * radius);
+  s.bounding_radius = s.smallest_half_extent = radius;
+  s.glue_distance = radius;
+  return s;
+}
+
+GrainShape GrainShape::from_level_set(ShapeTemplate level_set, double volume, const Vec3& inertia_per_density) {
+  if (level_set.nodes().empty()) throw std::invalid_argument("a grain template needs boundary nodes");
+  GrainShape s;
+  s.volume = volume;
+  s.inertia_per_density = inertia_per_density;
+  Eigen::Vector3f low = level_set.nodes()[0], high = low;
+  double radius = 0, area_per_node;
+  for (const Eigen::Vector3f& p : level_set.nodes()) {
+    low = low.cwiseMin(p), high = high.cwiseMax(p);
+    radius = std::max(radius, double(p.norm()));
+  }
+  s.bounding_radius = radius;
+  s.smallest_half_extent = 0.5 * double((high - low).minCoeff());
+  // Nodes cover the surface about evenly: a node's share of a sphere of the bounding radius
+  // overestimates the spacing a little, which glues safely.
+  area_per_node = 4 * std::numbers::pi * radius * radius / double(level_set.nodes().size());
+  s.glue_distance = 2.5 * std::sqrt(area_per_node);
+  s.level_set = std::move(level_set);
+  return s;
+}
+
+std::uint32_t World::add_grain(std::uint64_t grain_id, std::uint32_t shape_index, std::uint32_t material_index,
+                               double density, double grain_scale, const Vec3& position, const Quat& orientation) {
+  if (!walls.empty()) throw std::logic_error("add grains before walls");
+  const GrainShape& s = shapes.at(shape_index);
+  RigidBody b = RigidBody::from_template(density, s.volume, s.inertia_per_density, grain_scale);
+  b.position = position;
+  b.orientation = orientation.normalized();
+  id.push_back(grain_id);
+  shape.push_back(shape_index);
+  material.push_back(material_index);
+  scale.push_back(grain_scale);
+  bodies.push_back(b);
+  return std::uint32_t(id.size() - 1);
+}
+
+void World::add_wall(const Wall& wall) {
+  walls.push_back(wall);
+  RigidBody b = RigidBody::fixed();
+  b.velocity = wall.velocity;
+  b.position = wall.shape == WallShape::plane ? wall.point : 0.5 * (wall.min + wall.max);
+  bodies.push_back(b);
+}
+
+double kinetic_energy(const World& world) {
+  double sum = 0;
+  for (std::size_t i = 0; i < world.grain_count(); ++i) sum += world.bodies[i].kinetic_energy();
+  return sum;
+}
+
+double potential_energy(const World& world, const Vec3& gravity) {
+  double sum = 0;
+  for (std::size_t i = 0; i < world.grain_count(); ++i) {
+    const RigidBody& b = world.bodies[i];
+    sum -= gravity.dot(b.position) / b.inverse_mass;
+  }
+  return sum;
+}
+
+double courant_number(const World& world, double dt) {
+  double largest = 0;
+  for (std::size_t i = 0; i < world.grain_count(); ++i) {
+    const GrainShape& s = world.shapes[world.shape[i]];
+    const RigidBody& b = world.bodies[i];
+    const double reach = (b.velocity.norm() + b.angular_velocity.norm() * s.bounding_radius * world.scale[i]) * dt;
+    largest = std::max(largest, reach / (s.smallest_half_extent * world.scale[i]));
+  }
+  return largest;
+}
+
+namespace {
+
+// Grains whose bounding radii differ by less than this factor sample each other both ways.
+constexpr double both_ways_ratio = 2;
+
+struct Contact {
+  std::uint32_t a, b;  // A is a grain; B a grain or a wall's static body
+  Vec3 point, normal;  // normal from B to A
+  double depth;
+  std::int32_t wall;   // index of B's wall, −1 for a grain
+  double twist_arm = 0;
+};
+
+// The faces of a wall as planes (point, inward normal).
+std::vector<std::pair<Vec3, Vec3>> faces(const Wall& wall, const Vec3& offset) {
+  if (wall.shape == WallShape::plane) return {{wall.point + offset, wall.normal}};
+  std::vector<std::pair<Vec3, Vec3>> f;
+  for (int axis = 0; axis < 3; ++axis) {
+    f.emplace_back(wall.min + offset, Vec3::Unit(axis));
+    f.emplace_back(wall.max + offset, -Vec3::Unit(axis));
+  }
+  return f;
+}
+
+class ContactFinder {
+ public:
+  ContactFinder(const World& world, const std::vector<RigidBody>& posed, double dt)
+      : world_(world), posed_(posed), dt_(dt) {
+    for (std::size_t i = 0; i < world.grain_count(); ++i)
+      poses_.push_back({posed[i].position, posed[i].orientation, world.scale[i]});
+  }
+
+  std::vector<Contact> find() {
+    std::vector<Vec3> centres;
+    std::vector<double> radii;
+    for (std::size_t i = 0; i < world_.grain_count(); ++i) {
+      centres.push_back(posed_[i].position);
+      radii.push_back(radius(i));
+    }
+    for (const auto& [i, j] : overlapping_pairs(centres, radii, 0)) grain_pair(i, j);
+    for (std::uint32_t i = 0; i < world_.grain_count(); ++i)
+      for (std::size_t w = 0; w < world_.walls.size(); ++w) grain_wall(i, w);
+    return std::move(contacts_);
+  }
+
+ private:
+  double radius(std::size_t i) const { return world_.shapes[world_.shape[i]].bounding_radius * world_.scale[i]; }
+  const GrainShape& shape(std::size_t i) const { return world_.shapes[world_.shape[i]]; }
+
+  void add_patches(std::uint32_t a, std::uint32_t b, std::int32_t wall, const std::vector<NodeContact>& nodes) {
+    if (nodes.empty()) return;
+    for (const ContactPatch& p : glue_contacts(nodes, shape(a).glue_distance * world_.scale[a]))
+      contacts_.push_back({a, b, p.point, p.normal, p.weighted_depth, wall, p.twist_arm});
+  }
+
+  void grain_pair(std::uint32_t i, std::uint32_t j) {
+    const bool sphere_i = !shape(i).level_set, sphere_j = !shape(j).level_set;
+    if (sphere_i && sphere_j) {
+      const Vec3 d = posed_[i].position - posed_[j].position;
+      const double gap = d.norm() - radius(i) - radius(j);
+      if (gap >= 0) return;
+      const Vec3 n = d / d.norm();
+      contacts_.push_back({i, j, posed_[j].position + n * (radius(j) + 0.5 * gap), n, -gap, -1});
+    } else if (sphere_i || sphere_j) {
+      const std::uint32_t s = sphere_i ? i : j, g = sphere_i ? j : i;
+      Vec3 gradient;
+      const double phi = posed_value(*shape(g).level_set, poses_[g], posed_[s].position, &gradient);
+      if (phi >= radius(s) || gradient.squaredNorm() == 0) return;
+      const Vec3 n = gradient.normalized();
+      contacts_.push_back({s, g, posed_[s].position - 0.5 * (radius(s) + phi) * n, n, radius(s) - phi, -1});
+    } else {
+      // The smaller grain's nodes sample the larger one's level set (seed 004). Between grains
+      // of like size an edge of either can strike a face of the other, which the face's nodes
+      // miss: both directions then (World.FastGrainsDoNotTunnel fails with one).
+      const bool i_master = radius(i) <= radius(j);
+      const std::uint32_t m = i_master ? i : j, o = i_master ? j : i;
+      add_patches(m, o, -1, node_contacts(*shape(m).level_set, poses_[m], *shape(o).level_set, poses_[o], 0));
+      if (radius(o) <= both_ways_ratio * radius(m))
+        add_patches(o, m, -1, node_contacts(*shape(o).level_set, poses_[o], *shape(m).level_set, poses_[m], 0));
+    }
+  }
+
+  void grain_wall(std::uint32_t i, std::size_t w) {
+    const Wall& wall = world_.walls[w];
+    const std::uint32_t body = std::uint32_t(world_.grain_count() + w);
+    for (const auto& [point, normal] : faces(wall, wall.velocity * dt_)) {
+      const double centre = normal.dot(posed_[i].position - point);
+      if (centre > radius(i)) continue;
+      if (!shape(i).level_set) {
+        if (centre >= radius(i)) continue;
+        contacts_.push_back({i, body, posed_[i].position - normal * 0.5 * (centre + radius(i)), normal,
+                             radius(i) - centre, std::int32_t(w)});
+        continue;
+      }
+      std::vector<NodeContact> nodes;
+      const auto& template_nodes = shape(i).level_set->nodes();
+      for (std::uint32_t k = 0; k < template_nodes.size(); ++k) {
+        const Vec3 x = poses_[i].position + poses_[i].orientation * (poses_[i].scale * template_nodes[k].cast<double>());
+        const double d = normal.dot(x - point);
+        if (d < 0) nodes.push_back({k, x, normal, -d});
+      }
+      add_patches(i, body, std::int32_t(w), nodes);
+    }
+  }
+
+  const World& world_;
+  const std::vector<RigidBody>& posed_;
+  double dt_;
+  std::vector<Pose> poses_;
+  std::vector<Contact> contacts_;
+};
+
+ContactPoint contact_point(std::vector<RigidBody>& bodies, const Contact& c) {
+  return {&bodies[c.a], &bodies[c.b], c.point - bodies[c.a].position, c.point - bodies[c.b].position};
+}
+
+}  // namespace
+
+StepReport advance(World& world, const StepSettings& settings) {
+  const double dt = settings.time_step;
+  const std::size_t n = world.grain_count();
+  StepReport report;
+  report.wall_impulse.assign(world.walls.size(), Vec3::Zero());
+  const double resting_speed = settings.resting_speed >= 0 ? settings.resting_speed : 3 * settings.gravity.norm() * dt;
+
+  // Gravity, then global damping (seed 000 eqs. 47–48).
+  const double kinetic_start = kinetic_energy(world);
+  for (std::size_t i = 0; i < n; ++i) world.bodies[i].velocity += settings.gravity * dt;
+  const double kinetic_kicked = kinetic_energy(world);
+  const double keep = 1 - settings.global_damping * dt;
+  for (std::size_t i = 0; i < n; ++i) {
+    world.bodies[i].velocity *= keep;
+    world.bodies[i].angular_velocity *= keep;
+  }
+  world.energy.damping += kinetic_kicked - kinetic_energy(world);
+
+  std::vector<bool> is_static(world.bodies.size(), false);
+  for (std::size_t w = 0; w < world.walls.size(); ++w) is_static[n + w] = true;
+
+  const int sweeps = std::max(settings.boundary_iterations, 1);
+  for (int sweep = 0; sweep < sweeps; ++sweep) {
+    // Where the current velocities would take every body.
+    std::vector<RigidBody> posed = world.bodies;
+    for (RigidBody& b : posed) {
+      b.position += b.velocity * dt;
+      b.orientation = rotate(b.orientation, b.angular_velocity, dt);
+    }
+    const std::vector<Contact> contacts = ContactFinder(world, posed, dt).find();
+    report.contacts = contacts.size();
+
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> collision_pairs;
+    std::vector<std::size_t> collision_contact, resting_contact;
+    std::vector<double> resting_target;
+    for (std::size_t c = 0; c < contacts.size(); ++c) {
+      const double u_n = contacts[c].normal.dot(contact_point(posed, contacts[c]).relative_velocity());
+      if (u_n < 0 && (contacts[c].wall < 0 || u_n < -resting_speed)) {
+        collision_pairs.emplace_back(contacts[c].a, contacts[c].b);
+        collision_contact.push_back(c);
+      } else if (contacts[c].wall >= 0) {
+        // Ends this step exactly touching the wall.
+        resting_contact.push_back(c);
+        resting_target.push_back(u_n + contacts[c].depth / dt);
+      }
+    }
+    if (collision_contact.empty() && resting_contact.empty()) break;
+    report.sweeps = sweep + 1;
+
+    auto law_of = [&](const Contact& c) -> const ContactLaw& {
+      return world.law(world.material[c.a], c.wall >= 0 ? world.walls[c.wall].material : world.material[c.b]);
+    };
+    for (const Island& island : contact_islands(collision_pairs, is_static)) {
+      std::vector<Collision> collisions;
+      for (std::uint32_t k : island.contacts) {
+        const Contact& c = contacts[collision_contact[k]];
+        const ContactLaw& law = law_of(c);
+        collisions.push_back({c.a, c.b, c.point, c.normal, law.friction, law.restitution});
+      }
+      const CollisionBooks books = resolve_collisions(posed, collisions, settings.collisions);
+      ++report.islands;
+      report.increments += books.increments;
+      report.stored_peak = std::max(report.stored_peak, books.stored_peak);
+      world.energy.restitution += books.restitution_loss;
+      world.energy.friction += books.friction_loss;
+      for (std::size_t k = 0; k < island.contacts.size(); ++k) {
+        const Contact& c = contacts[collision_contact[island.contacts[k]]];
+        if (c.wall < 0) continue;
+        world.energy.wall_work += world.walls[c.wall].velocity.dot(books.impulses[k]);
+        report.wall_impulse[c.wall] -= books.impulses[k];
+      }
+    }
+
+    // Resting contacts against walls: the normal velocity that ends the step touching, with
+    // Coulomb friction, from whatever velocity the collisions left.
+    for (std::size_t k = 0; k < resting_contact.size(); ++k) {
+      const Contact& c = contacts[resting_contact[k]];
+      const ContactFrame frame(contact_point(posed, c), c.normal, law_of(c).friction);
+      const double delta = resting_target[k] - frame.normal_velocity();
+      if (delta <= 0) continue;
+      const Vec3 impulse = compression_impulse(frame, delta);
+      const ImpulseWork work = apply_measured(frame, impulse);
+      world.energy.resting -= work.normal;
+      world.energy.friction -= work.tangential + apply_twist_friction(frame, c.normal.dot(impulse), c.twist_arm);
+      world.energy.wall_work += world.walls[c.wall].velocity.dot(impulse);
+      report.wall_impulse[c.wall] -= impulse;
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      world.bodies[i].velocity = posed[i].velocity;
+      world.bodies[i].angular_velocity = posed[i].angular_velocity;
+    }
+  }
+
+  // Symplectic Euler: positions move with the new velocities (seed 000 eqs. 40–43).
+  const double potential_start = potential_energy(world, settings.gravity);
+  for (RigidBody& b : world.bodies) {
+    b.position += b.velocity * dt;
+    b.orientation = rotate(b.orientation, b.angular_velocity, dt);
+  }
+  for (Wall& w : world.walls) {
+    w.point += w.velocity * dt;
+    w.min += w.velocity * dt;
+    w.max += w.velocity * dt;
+  }
+  world.energy.integration += (kinetic_kicked - kinetic_start) + potential_energy(world, settings.gravity) - potential_start;
+  report.courant = courant_number(world, dt);
+  world.time += dt;
+  ++world.step;
+  return report;
+}
+
+}  // namespace scree::solver
