@@ -1,7 +1,5 @@
 #include "solver/contact_impulse.h"
 
-#include <algorithm>
-
 namespace scree::solver {
 
 namespace {
@@ -44,22 +42,6 @@ ImpulseWork apply_measured(const ContactFrame& c, const Vec3& impulse) {
   const Vec3 mean = 0.5 * (before + c.point.relative_velocity());
   const double mean_n = c.normal.dot(mean), p_n = c.normal.dot(impulse);
   return {mean_n * p_n, mean.dot(impulse) - mean_n * p_n};
-}
-
-double apply_twist_friction(const ContactFrame& c, double normal_impulse, double twist_arm) {
-  const double cap = c.friction * normal_impulse * twist_arm;
-  if (!(cap > 0)) return 0;
-  RigidBody& a = *c.point.a;
-  RigidBody& b = *c.point.b;
-  const Vec3& n = c.normal;
-  const Mat3 inv_a = a.inverse_inertia_world(), inv_b = b.inverse_inertia_world();
-  const double k = n.dot((inv_a + inv_b) * n);
-  const double spin = n.dot(a.angular_velocity - b.angular_velocity);
-  if (!(k > 0) || spin == 0) return 0;
-  const double torque = std::clamp(-spin / k, -cap, cap);
-  a.angular_velocity += inv_a * n * torque;
-  b.angular_velocity -= inv_b * n * torque;
-  return 0.5 * (spin + n.dot(a.angular_velocity - b.angular_velocity)) * torque;
 }
 
 }  // namespace scree::solver

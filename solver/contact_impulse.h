@@ -37,9 +37,4 @@ struct ImpulseWork {
 };
 ImpulseWork apply_measured(const ContactFrame& c, const Vec3& impulse);
 
-// Torsional friction of a contact patch: the angular impulse about n that stops the relative
-// spin, capped at μ P_n times the patch's twist arm (a point contact has none). Applied to
-// both bodies; returns its work on the relative spin, ½ (s_before + s_after) L.
-double apply_twist_friction(const ContactFrame& c, double normal_impulse, double twist_arm);
-
 }  // namespace scree::solver

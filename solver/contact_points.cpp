@@ -51,7 +51,7 @@ std::vector<ContactPatch> glue_contacts(const std::vector<NodeContact>& nodes, d
   for (std::uint32_t i : order) {
     auto [it, added] = patch_of_root.try_emplace(sets.root(i), patches.size());
     if (added) {
-      patches.push_back({Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero(), nodes[i].depth, 0, 0, nodes[i].node, 0});
+      patches.push_back({Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero(), nodes[i].depth, 0, nodes[i].node, 0});
       normal_sum.push_back(Eigen::Vector3d::Zero());
       weight_sum.push_back(0);
     }
@@ -69,12 +69,6 @@ std::vector<ContactPatch> glue_contacts(const std::vector<NodeContact>& nodes, d
     patches[k].weighted_depth /= weight_sum[k];
     patches[k].normal = normal_sum[k].normalized();
   }
-  for (std::uint32_t i = 0; i < n; ++i) {
-    const std::size_t k = patch_of_root[sets.root(i)];
-    const Eigen::Vector3d offset = nodes[i].point - patches[k].point;
-    patches[k].twist_arm += nodes[i].depth * (offset - offset.dot(patches[k].normal) * patches[k].normal).norm();
-  }
-  for (std::size_t k = 0; k < patches.size(); ++k) patches[k].twist_arm /= weight_sum[k];
   return patches;
 }
 

@@ -7,7 +7,7 @@
 // centroid: no spurious spin from the order in which nodes are met, and a face that touches
 // with one half only gets its contact off-centre and turns, as a rigid body must. The depth
 // weights move the contact towards the deeper edge of a tilted face, which is where the
-// pressure of a real contact goes, so a block held by friction rests instead of rocking.
+// pressure of a real contact goes.
 #include <Eigen/Dense>
 
 #include <cstdint>
@@ -22,8 +22,6 @@ struct ContactPatch {
   Eigen::Vector3d normal;  // unit depth-weighted mean of the nodes' normals
   double depth;            // largest depth of the nodes
   double weighted_depth;   // Σ d² / Σ d: the depth at `point` of a uniformly tilted face
-  double twist_arm;        // depth-weighted mean distance of the nodes from `point` across the
-                           // normal: the arm of the torsional friction (2R/3 for a disc)
   std::uint32_t first_node;  // smallest node index: patches come out in this order
   std::uint32_t node_count;
 };

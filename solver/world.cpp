@@ -103,11 +103,44 @@ struct Contact {
   Vec3 point, normal;  // normal from B to A
   double depth;
   std::int32_t wall;   // index of B's wall, −1 for a grain
-  double twist_arm = 0;
+  std::int32_t face;   // index into the support faces for wall contacts, −1 for a grain
 };
 
+// A grain against one plane of a wall: the points that carry it when it rests there. Against
+// a plane, penetration is linear in position, so if the corners of the convex hull of the
+// contact nodes end the step touching, every node does: the extreme nodes along eight
+// directions across the normal, and the deepest, stand for the hull.
+struct SupportFace {
+  std::uint32_t grain, body;
+  std::int32_t wall;
+  Vec3 normal;
+  std::vector<std::pair<Vec3, double>> points;  // world point, depth
+};
+
+std::vector<std::pair<Vec3, double>> support_points(const std::vector<NodeContact>& nodes, const Vec3& n) {
+  const Vec3 t1 = n.unitOrthogonal(), t2 = n.cross(t1);
+  std::vector<std::size_t> chosen;
+  std::size_t deepest = 0;
+  for (std::size_t k = 1; k < nodes.size(); ++k)
+    if (nodes[k].depth > nodes[deepest].depth) deepest = k;
+  chosen.push_back(deepest);
+  for (int d = 0; d < 8; ++d) {
+    const double angle = d * std::numbers::pi / 4;
+    const Vec3 dir = std::cos(angle) * t1 + std::sin(angle) * t2;
+    std::size_t best = 0;
+    for (std::size_t k = 1; k < nodes.size(); ++k)
+      if (dir.dot(nodes[k].point) > dir.dot(nodes[best].point)) best = k;
+    chosen.push_back(best);
+  }
+  std::sort(chosen.begin(), chosen.end());
+  chosen.erase(std::unique(chosen.begin(), chosen.end()), chosen.end());
+  std::vector<std::pair<Vec3, double>> points;
+  for (std::size_t k : chosen) points.emplace_back(nodes[k].point, nodes[k].depth);
+  return points;
+}
+
 // The faces of a wall as planes (point, inward normal).
-std::vector<std::pair<Vec3, Vec3>> faces(const Wall& wall, const Vec3& offset) {
+std::vector<std::pair<Vec3, Vec3>> wall_planes(const Wall& wall, const Vec3& offset) {
   if (wall.shape == WallShape::plane) return {{wall.point + offset, wall.normal}};
   std::vector<std::pair<Vec3, Vec3>> f;
   for (int axis = 0; axis < 3; ++axis) {
@@ -124,6 +157,8 @@ class ContactFinder {
     for (std::size_t i = 0; i < world.grain_count(); ++i)
       poses_.push_back({posed[i].position, posed[i].orientation, world.scale[i]});
   }
+
+  std::vector<SupportFace> faces;
 
   std::vector<Contact> find() {
     std::vector<Vec3> centres;
@@ -142,10 +177,11 @@ class ContactFinder {
   double radius(std::size_t i) const { return world_.shapes[world_.shape[i]].bounding_radius * world_.scale[i]; }
   const GrainShape& shape(std::size_t i) const { return world_.shapes[world_.shape[i]]; }
 
-  void add_patches(std::uint32_t a, std::uint32_t b, std::int32_t wall, const std::vector<NodeContact>& nodes) {
+  void add_patches(std::uint32_t a, std::uint32_t b, std::int32_t wall, std::int32_t face,
+                   const std::vector<NodeContact>& nodes) {
     if (nodes.empty()) return;
     for (const ContactPatch& p : glue_contacts(nodes, shape(a).glue_distance * world_.scale[a]))
-      contacts_.push_back({a, b, p.point, p.normal, p.weighted_depth, wall, p.twist_arm});
+      contacts_.push_back({a, b, p.point, p.normal, p.weighted_depth, wall, face});
   }
 
   void grain_pair(std::uint32_t i, std::uint32_t j) {
@@ -155,36 +191,37 @@ class ContactFinder {
       const double gap = d.norm() - radius(i) - radius(j);
       if (gap >= 0) return;
       const Vec3 n = d / d.norm();
-      contacts_.push_back({i, j, posed_[j].position + n * (radius(j) + 0.5 * gap), n, -gap, -1});
+      contacts_.push_back({i, j, posed_[j].position + n * (radius(j) + 0.5 * gap), n, -gap, -1, -1});
     } else if (sphere_i || sphere_j) {
       const std::uint32_t s = sphere_i ? i : j, g = sphere_i ? j : i;
       Vec3 gradient;
       const double phi = posed_value(*shape(g).level_set, poses_[g], posed_[s].position, &gradient);
       if (phi >= radius(s) || gradient.squaredNorm() == 0) return;
       const Vec3 n = gradient.normalized();
-      contacts_.push_back({s, g, posed_[s].position - 0.5 * (radius(s) + phi) * n, n, radius(s) - phi, -1});
+      contacts_.push_back({s, g, posed_[s].position - 0.5 * (radius(s) + phi) * n, n, radius(s) - phi, -1, -1});
     } else {
       // The smaller grain's nodes sample the larger one's level set (seed 004). Between grains
       // of like size an edge of either can strike a face of the other, which the face's nodes
       // miss: both directions then (World.FastGrainsDoNotTunnel fails with one).
       const bool i_master = radius(i) <= radius(j);
       const std::uint32_t m = i_master ? i : j, o = i_master ? j : i;
-      add_patches(m, o, -1, node_contacts(*shape(m).level_set, poses_[m], *shape(o).level_set, poses_[o], 0));
+      add_patches(m, o, -1, -1, node_contacts(*shape(m).level_set, poses_[m], *shape(o).level_set, poses_[o], 0));
       if (radius(o) <= both_ways_ratio * radius(m))
-        add_patches(o, m, -1, node_contacts(*shape(o).level_set, poses_[o], *shape(m).level_set, poses_[m], 0));
+        add_patches(o, m, -1, -1, node_contacts(*shape(o).level_set, poses_[o], *shape(m).level_set, poses_[m], 0));
     }
   }
 
   void grain_wall(std::uint32_t i, std::size_t w) {
     const Wall& wall = world_.walls[w];
     const std::uint32_t body = std::uint32_t(world_.grain_count() + w);
-    for (const auto& [point, normal] : faces(wall, wall.velocity * dt_)) {
+    for (const auto& [point, normal] : wall_planes(wall, wall.velocity * dt_)) {
       const double centre = normal.dot(posed_[i].position - point);
-      if (centre > radius(i)) continue;
+      if (centre >= radius(i)) continue;
+      const std::int32_t face = std::int32_t(faces.size());
       if (!shape(i).level_set) {
-        if (centre >= radius(i)) continue;
-        contacts_.push_back({i, body, posed_[i].position - normal * 0.5 * (centre + radius(i)), normal,
-                             radius(i) - centre, std::int32_t(w)});
+        const Vec3 touch = posed_[i].position - normal * 0.5 * (centre + radius(i));
+        contacts_.push_back({i, body, touch, normal, radius(i) - centre, std::int32_t(w), face});
+        faces.push_back({i, body, std::int32_t(w), normal, {{touch, radius(i) - centre}}});
         continue;
       }
       std::vector<NodeContact> nodes;
@@ -194,7 +231,9 @@ class ContactFinder {
         const double d = normal.dot(x - point);
         if (d < 0) nodes.push_back({k, x, normal, -d});
       }
-      add_patches(i, body, std::int32_t(w), nodes);
+      if (nodes.empty()) continue;
+      faces.push_back({i, body, std::int32_t(w), normal, support_points(nodes, normal)});
+      add_patches(i, body, std::int32_t(w), face, nodes);
     }
   }
 
@@ -207,6 +246,54 @@ class ContactFinder {
 
 ContactPoint contact_point(std::vector<RigidBody>& bodies, const Contact& c) {
   return {&bodies[c.a], &bodies[c.b], c.point - bodies[c.a].position, c.point - bodies[c.b].position};
+}
+
+// A support point of a resting face, with what the projected Gauss–Seidel passes accumulate.
+struct RestingPoint {
+  ContactFrame frame;
+  double target;        // normal velocity that ends the step touching, m/s
+  double normal_impulse;  // accumulated, ≥ 0
+  Vec3 friction_impulse;  // accumulated, |·| ≤ μ × normal
+  std::int32_t wall;
+};
+
+// Resting contact against walls (seed 000 §4.1): the velocities that end the step with every
+// support point touching, found together by projected Gauss–Seidel passes over the points of
+// all resting faces, each with a non-negative normal impulse and Coulomb friction. A block on
+// a slope shifts its support downhill this way and rests; one point per face cannot.
+void rest(World& world, std::vector<RestingPoint>& points, StepReport& report) {
+  constexpr int passes = 30;
+  auto apply = [&](RestingPoint& p, const Vec3& impulse) {
+    const ImpulseWork work = apply_measured(p.frame, impulse);
+    world.energy.resting -= work.normal;
+    world.energy.friction -= work.tangential;
+    world.energy.wall_work += world.walls[p.wall].velocity.dot(impulse);
+    report.wall_impulse[p.wall] -= impulse;
+  };
+  for (int pass = 0; pass < passes && !points.empty(); ++pass) {
+    double largest_change = 0, largest_impulse = 0;
+    for (RestingPoint& p : points) {
+      const Vec3& n = p.frame.normal;
+      const double n_K_n = n.dot(p.frame.K * n);
+      const double normal = std::max(0.0, p.normal_impulse + (p.target - p.frame.normal_velocity()) / n_K_n);
+      if (normal != p.normal_impulse) apply(p, (normal - p.normal_impulse) * n);
+      largest_change = std::max(largest_change, std::abs(normal - p.normal_impulse));
+      p.normal_impulse = normal;
+      largest_impulse = std::max(largest_impulse, normal);
+
+      const Vec3 u = p.frame.point.relative_velocity();
+      const Vec3 slip = u - n.dot(u) * n;
+      if (slip.squaredNorm() == 0) continue;
+      const Vec3 t = slip.normalized();
+      Vec3 friction = p.friction_impulse - slip / t.dot(p.frame.K * t);
+      const double cap = p.frame.friction * p.normal_impulse;
+      if (friction.norm() > cap) friction *= cap / friction.norm();
+      apply(p, friction - p.friction_impulse);
+      largest_change = std::max(largest_change, (friction - p.friction_impulse).norm());
+      p.friction_impulse = friction;
+    }
+    if (largest_change <= 1e-12 * largest_impulse) break;
+  }
 }
 
 }  // namespace
@@ -240,24 +327,38 @@ StepReport advance(World& world, const StepSettings& settings) {
       b.position += b.velocity * dt;
       b.orientation = rotate(b.orientation, b.angular_velocity, dt);
     }
-    const std::vector<Contact> contacts = ContactFinder(world, posed, dt).find();
+    ContactFinder finder(world, posed, dt);
+    const std::vector<Contact> contacts = finder.find();
     report.contacts = contacts.size();
 
+    // Collisions: approaching grain pairs, and wall contacts approaching fast. A wall face
+    // with no fast contact rests on its support points.
     std::vector<std::pair<std::uint32_t, std::uint32_t>> collision_pairs;
-    std::vector<std::size_t> collision_contact, resting_contact;
-    std::vector<double> resting_target;
+    std::vector<std::size_t> collision_contact;
+    std::vector<bool> face_collides(finder.faces.size(), false);
     for (std::size_t c = 0; c < contacts.size(); ++c) {
       const double u_n = contacts[c].normal.dot(contact_point(posed, contacts[c]).relative_velocity());
       if (u_n < 0 && (contacts[c].wall < 0 || u_n < -resting_speed)) {
         collision_pairs.emplace_back(contacts[c].a, contacts[c].b);
         collision_contact.push_back(c);
-      } else if (contacts[c].wall >= 0) {
-        // Ends this step exactly touching the wall.
-        resting_contact.push_back(c);
-        resting_target.push_back(u_n + contacts[c].depth / dt);
+        if (contacts[c].face >= 0) face_collides[contacts[c].face] = true;
       }
     }
-    if (collision_contact.empty() && resting_contact.empty()) break;
+    std::vector<RestingPoint> resting;
+    for (std::size_t f = 0; f < finder.faces.size(); ++f) {
+      if (face_collides[f]) continue;
+      const SupportFace& face = finder.faces[f];
+      const double mu = world.law(world.material[face.grain], world.walls[face.wall].material).friction;
+      for (const auto& [point, depth] : face.points) {
+        const ContactPoint p{&posed[face.grain], &posed[face.body], point - posed[face.grain].position,
+                             point - posed[face.body].position};
+        // Ends this step exactly touching the wall.
+        RestingPoint r{ContactFrame(p, face.normal, mu), 0, 0, Vec3::Zero(), face.wall};
+        r.target = r.frame.normal_velocity() + depth / dt;
+        resting.push_back(r);
+      }
+    }
+    if (collision_contact.empty() && resting.empty()) break;
     report.sweeps = sweep + 1;
 
     auto law_of = [&](const Contact& c) -> const ContactLaw& {
@@ -283,21 +384,7 @@ StepReport advance(World& world, const StepSettings& settings) {
         report.wall_impulse[c.wall] -= books.impulses[k];
       }
     }
-
-    // Resting contacts against walls: the normal velocity that ends the step touching, with
-    // Coulomb friction, from whatever velocity the collisions left.
-    for (std::size_t k = 0; k < resting_contact.size(); ++k) {
-      const Contact& c = contacts[resting_contact[k]];
-      const ContactFrame frame(contact_point(posed, c), c.normal, law_of(c).friction);
-      const double delta = resting_target[k] - frame.normal_velocity();
-      if (delta <= 0) continue;
-      const Vec3 impulse = compression_impulse(frame, delta);
-      const ImpulseWork work = apply_measured(frame, impulse);
-      world.energy.resting -= work.normal;
-      world.energy.friction -= work.tangential + apply_twist_friction(frame, c.normal.dot(impulse), c.twist_arm);
-      world.energy.wall_work += world.walls[c.wall].velocity.dot(impulse);
-      report.wall_impulse[c.wall] -= impulse;
-    }
+    rest(world, resting, report);
     for (std::size_t i = 0; i < n; ++i) {
       world.bodies[i].velocity = posed[i].velocity;
       world.bodies[i].angular_velocity = posed[i].angular_velocity;

@@ -122,6 +122,14 @@ TEST(World, BlockOnInclineFollowsCoulomb) {
   }
 }
 
+TEST(World, BlockOnInclineSteeperThanFrictionStays) {
+  const double theta = 30 * std::numbers::pi / 180;
+  Incline incline(theta, 35 * std::numbers::pi / 180);
+  while (incline.world.time < 2) advance(incline.world, incline.settings);
+  EXPECT_LT((incline.world.bodies[0].position - incline.start).norm(), 1e-6);
+  EXPECT_LT(incline.world.bodies[0].angular_velocity.norm(), 1e-6);
+}
+
 // Seed 000 §3.4: the impulse method's step is limited by penetration only. At the step the
 // Courant rule gives (a quarter of the thinnest half-extent per step), a grain at 20 m/s
 // neither passes a wall nor another grain.
