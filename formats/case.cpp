@@ -34,6 +34,8 @@ TimeSettings read_time(Map m) {
   t.step = m.real("step", yaml::positive);
   t.duration = m.real("duration", yaml::positive);
   if (t.duration < t.step) m.fail("duration", "must be at least one time.step");
+  t.courant_limit = m.real_or("courant_limit", t.courant_limit, yaml::positive);
+  t.allow_above_courant_limit = m.boolean_or("allow_above_courant_limit", false);
   m.finish();
   return t;
 }
@@ -175,6 +177,25 @@ std::vector<Entry> read_file_list(Map& top, const Case& c, const std::string& ke
   return entries;
 }
 
+// Templates: an avatar `file`, or an analytic `sphere` of the given radius.
+std::vector<GrainTemplate> read_templates(Map& top, const Case& c) {
+  std::vector<GrainTemplate> entries;
+  std::set<std::string> names;
+  for (Map m : top.list("templates")) {
+    GrainTemplate e;
+    e.name = unique_name(m, names);
+    if (m.has("sphere") == m.has("file")) m.fail("file", "give either file (an avatar) or sphere (a radius)");
+    if (m.has("file"))
+      e.file = resolve(c.file, m.text("file"));
+    else
+      e.sphere_radius = m.real("sphere", yaml::positive);
+    e.material = material_ref(m, c, true);
+    m.finish();
+    entries.push_back(e);
+  }
+  return entries;
+}
+
 Vec3 unit_vector(Map& m, const std::string& key) {
   Vec3 v = m.vec3(key);
   double n = std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
@@ -201,6 +222,7 @@ void read_walls(Map& top, Case& c) {
       w.max = m.vec3("max");
       require_ordered_box(m, w.min, w.max);
     }
+    w.velocity = m.vec3_or("velocity", w.velocity);
     w.material = material_ref(m, c, false);
     m.finish();
     c.walls.push_back(w);
@@ -260,7 +282,7 @@ Case read_case(const std::filesystem::path& file) {
     top.fail("global_damping", "global_damping × time.step must be < 1");
   c.seed = std::uint64_t(top.integer_or("seed", 1, 0, LLONG_MAX));
   read_materials(top, c);
-  c.templates = read_file_list<GrainTemplate>(top, c, "templates");
+  c.templates = read_templates(top, c);
   if (c.templates.empty()) top.fail("templates", "needs at least one grain template");
   c.initial_state = resolve(file, top.text("initial_state"));
   if (top.has("terrain")) {

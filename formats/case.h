@@ -15,6 +15,10 @@ using Vec3 = std::array<double, 3>;
 struct TimeSettings {
   double step = 0;      // Δt, s
   double duration = 0;  // simulated time, s
+  // The largest Courant number (distance a grain moves in a step over its smallest
+  // half-extent) the run accepts; a step above it at the start is an error unless allowed.
+  double courant_limit = 0.25;
+  bool allow_above_courant_limit = false;
 
   bool operator==(const TimeSettings&) const = default;
 };
@@ -90,7 +94,8 @@ struct Interaction {
 
 struct GrainTemplate {
   std::string name;
-  std::filesystem::path file;  // avatar .vdb
+  std::filesystem::path file;           // avatar .vdb; empty for an analytic sphere
+  std::optional<double> sphere_radius;  // an analytic sphere of this radius, m
   std::string material;
 
   bool operator==(const GrainTemplate&) const = default;
@@ -110,6 +115,7 @@ struct Wall {
   WallType type = WallType::plane;
   Vec3 point{}, normal{};  // plane: grains live on the side the unit normal points to
   Vec3 min{}, max{};       // box: grains live inside
+  Vec3 velocity{};         // prescribed, m/s
   std::string material;
 
   bool operator==(const Wall&) const = default;

@@ -77,7 +77,7 @@ void emit_scheme(CaseEmitter& e, const Scheme& s) {
   e.out() << YAML::EndMap << YAML::EndMap;
 }
 
-// Entries of {name, file, material}: templates and membranes.
+// Entries of {name, file, material}: membranes.
 template <class Entry>
 void emit_file_list(CaseEmitter& e, const char* key, const std::vector<Entry>& entries) {
   e.begin_list(key);
@@ -96,6 +96,8 @@ void emit_case(CaseEmitter& e, const Case& c) {
   e.begin_map("time");
   e.real("step", c.time.step);
   e.real("duration", c.time.duration);
+  e.real("courant_limit", c.time.courant_limit);
+  e.text("allow_above_courant_limit", c.time.allow_above_courant_limit ? "true" : "false");
   e.out() << YAML::EndMap;
 
   e.begin_map("output");
@@ -133,7 +135,18 @@ void emit_case(CaseEmitter& e, const Case& c) {
     }
     e.out() << YAML::EndSeq;
   }
-  emit_file_list(e, "templates", c.templates);
+  e.begin_list("templates");
+  for (const auto& t : c.templates) {
+    e.out() << YAML::BeginMap;
+    e.text("name", t.name);
+    if (t.sphere_radius)
+      e.real("sphere", *t.sphere_radius);
+    else
+      e.path("file", t.file);
+    e.text("material", t.material);
+    e.out() << YAML::EndMap;
+  }
+  e.out() << YAML::EndSeq;
   e.path("initial_state", c.initial_state);
   if (c.terrain) {
     e.begin_map("terrain");
@@ -155,6 +168,7 @@ void emit_case(CaseEmitter& e, const Case& c) {
         e.vec3("min", w.min);
         e.vec3("max", w.max);
       }
+      e.vec3("velocity", w.velocity);
       e.text("material", w.material);
       e.out() << YAML::EndMap;
     }

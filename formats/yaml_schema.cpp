@@ -167,6 +167,11 @@ std::string Map::choice(const std::string& key, const std::vector<std::string>& 
   return v;
 }
 
+bool Map::boolean_or(const std::string& key, bool fallback) {
+  if (!has(key)) return fallback;
+  return choice(key, {"true", "false"}) == "true";
+}
+
 std::array<double, 3> Map::vec3(const std::string& key) {
   YAML::Node n = value(key);
   if (!n.IsSequence() || n.size() != 3)

@@ -44,6 +44,7 @@ class Map {
   std::string text(const std::string& key);
   std::string text_or(const std::string& key, const std::string& fallback);
   std::string choice(const std::string& key, const std::vector<std::string>& allowed);
+  bool boolean_or(const std::string& key, bool fallback);  // true or false
   std::array<double, 3> vec3(const std::string& key);
   std::array<double, 3> vec3_or(const std::string& key, const std::array<double, 3>& fallback);
   Map map(const std::string& key);

@@ -105,6 +105,28 @@ TEST(Case, MinimalCaseGetsDocumentedDefaults) {
   EXPECT_FALSE(c.terrain);
   EXPECT_TRUE(c.walls.empty());
   EXPECT_FALSE(c.domain);
+  EXPECT_EQ(c.time.courant_limit, 0.25);
+  EXPECT_FALSE(c.time.allow_above_courant_limit);
+}
+
+TEST(Case, SphereTemplatesMovingWallsAndCourantLimitParse) {
+  TempDir dir;
+  std::string text = minimal_case;
+  text.replace(text.find("    file: grain.vdb\n"), 20, "    sphere: 0.05\n");
+  text.replace(text.find("  duration: 1.0\n"), 16, "  duration: 1.0\n  courant_limit: 0.5\n  allow_above_courant_limit: true\n");
+  text += "walls:\n  - name: piston\n    type: plane\n    point: [0, 0, 1]\n    normal: [0, 0, -1]\n"
+          "    velocity: [0, 0, -0.1]\n    material: rock\n";
+  const Case c = read_text_case(dir, text);
+  ASSERT_TRUE(c.templates[0].sphere_radius);
+  EXPECT_EQ(*c.templates[0].sphere_radius, 0.05);
+  EXPECT_TRUE(c.templates[0].file.empty());
+  EXPECT_EQ(c.time.courant_limit, 0.5);
+  EXPECT_TRUE(c.time.allow_above_courant_limit);
+  EXPECT_EQ(c.walls[0].velocity, (Vec3{0, 0, -0.1}));
+  write_case(dir / "again.yaml", c);
+  Case again = read_case(dir / "again.yaml");
+  again.file = c.file;
+  EXPECT_EQ(again, c);
 }
 
 TEST(Case, OtherSchemesAndRanksParse) {
@@ -249,6 +271,15 @@ const BadCase bad_cases[] = {
      23, "walls[0].max", "unknown key"},
     {"BadRanks", "", "parallel:\n  ranks: [2, 0, 1]\n", 19, "parallel.ranks",
      "expected 'auto' or a list of 3 positive integers"},
+    {"TemplateWithFileAndSphere", "    file: grain.vdb\n", "    file: grain.vdb\n    sphere: 0.1\n", 15,
+     "templates[0].file", "either file (an avatar) or sphere (a radius)"},
+    {"TemplateWithNeither", "    file: grain.vdb\n", "", 14, "templates[0].file",
+     "either file (an avatar) or sphere (a radius)"},
+    {"ZeroSphere", "    file: grain.vdb\n", "    sphere: 0\n", 15, "templates[0].sphere", "must be > 0"},
+    {"ZeroCourantLimit", "  duration: 1.0\n", "  duration: 1.0\n  courant_limit: 0\n", 4,
+     "time.courant_limit", "must be > 0"},
+    {"AllowNotBoolean", "  duration: 1.0\n", "  duration: 1.0\n  allow_above_courant_limit: yes\n", 4,
+     "time.allow_above_courant_limit", "must be one of true, false"},
     {"UnknownPairMaterial", "",
      "interactions:\n  - materials: [rock, ice]\n    friction: 0.1\n    restitution: 0.1\n", 19,
      "interactions[0].materials", "unknown material 'ice'"},
