@@ -298,6 +298,17 @@ void rest(World& world, std::vector<RestingPoint>& points, StepReport& report) {
 
 }  // namespace
 
+std::vector<Overlap> overlaps(const World& world, double fraction) {
+  auto half_width = [&](std::size_t i) { return world.shapes[world.shape[i]].smallest_half_extent * world.scale[i]; };
+  std::vector<Overlap> found;
+  for (const Contact& c : ContactFinder(world, world.bodies, 0).find()) {
+    const bool with_wall = c.wall >= 0;
+    const double allowed = fraction * (with_wall ? half_width(c.a) : std::min(half_width(c.a), half_width(c.b)));
+    if (c.depth > allowed) found.push_back({c.a, with_wall ? -1 : std::int64_t(c.b), c.wall, c.depth});
+  }
+  return found;
+}
+
 StepReport advance(World& world, const StepSettings& settings) {
   const double dt = settings.time_step;
   const std::size_t n = world.grain_count();

@@ -111,6 +111,16 @@ double potential_energy(const World& world, const Vec3& gravity);  // −Σ m g�
 // number the time step is chosen by (seed 000 §3.4: the step is limited by penetration only).
 double courant_number(const World& world, double dt);
 
+// Contacts in the current configuration deeper than `fraction` of the smaller half-width
+// of the grain(s) involved: initial states must not start with grains inside each other.
+struct Overlap {
+  std::uint32_t grain;
+  std::int64_t other_grain;  // −1 for a wall
+  std::int32_t wall;         // −1 for a grain
+  double depth;              // m
+};
+std::vector<Overlap> overlaps(const World& world, double fraction);
+
 // One time step.
 StepReport advance(World& world, const StepSettings& settings);
 

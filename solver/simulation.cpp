@@ -1,0 +1,224 @@
+#include "solver/simulation.h"
+
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <memory>
+
+#include "formats/avatar.h"
+#include "formats/csv_log.h"
+#include "formats/error.h"
+#include "solver/template_from_avatar.h"
+
+namespace scree::solver {
+
+namespace {
+
+Vec3 vec(const formats::Vec3& v) { return Vec3(v[0], v[1], v[2]); }
+
+// Grains may start this far inside each other (or a wall), as a fraction of the thinner
+// one's half-width: packing tolerances, not grains placed on top of each other.
+constexpr double overlap_fraction = 0.05;
+
+std::uint32_t material_index(const formats::Case& c, const std::string& name) {
+  for (std::size_t m = 0; m < c.materials.size(); ++m)
+    if (c.materials[m].name == name) return std::uint32_t(m);
+  throw std::out_of_range("no material " + name);
+}
+
+// The case template a state template names: by name, or by its avatar path.
+std::size_t case_template(const formats::Case& c, const std::filesystem::path& state_file, const std::string& entry) {
+  for (std::size_t t = 0; t < c.templates.size(); ++t) {
+    if (c.templates[t].name == entry) return t;
+    if (!c.templates[t].file.empty() &&
+        c.templates[t].file == (c.file.parent_path() / entry).lexically_normal())
+      return t;
+  }
+  throw formats::FileError(state_file, "template '" + entry + "' is not among the case's templates (" +
+                                           c.file.string() + ")");
+}
+
+formats::State snapshot(const Simulation& sim, formats::StateKind kind) {
+  formats::State s;
+  s.kind = kind;
+  s.time = sim.world.time;
+  s.step = sim.world.step;
+  s.templates = sim.template_names;
+  const World& w = sim.world;
+  s.bodies.resize(w.grain_count());
+  for (std::size_t i = 0; i < w.grain_count(); ++i) {
+    const RigidBody& b = w.bodies[i];
+    s.bodies.id[i] = w.id[i];
+    s.bodies.template_index[i] = sim.world.shape[i];
+    s.bodies.scale[i] = w.scale[i];
+    s.bodies.position[i] = {b.position.x(), b.position.y(), b.position.z()};
+    s.bodies.orientation[i] = {b.orientation.w(), b.orientation.x(), b.orientation.y(), b.orientation.z()};
+    s.bodies.velocity[i] = {b.velocity.x(), b.velocity.y(), b.velocity.z()};
+    s.bodies.angular_velocity[i] = {b.angular_velocity.x(), b.angular_velocity.y(), b.angular_velocity.z()};
+  }
+  if (kind == formats::StateKind::checkpoint) {
+    formats::SolverState solver;
+    solver.next_frame_index = sim.next_frame_index;
+    solver.next_frame_time = sim.next_frame_time;
+    solver.next_log_time = sim.next_log_time;
+    solver.next_checkpoint_time = sim.next_checkpoint_time;
+    s.solver = solver;
+  }
+  return s;
+}
+
+std::string frame_name(std::int64_t index) {
+  char name[32];
+  std::snprintf(name, sizeof name, "frame_%06lld.h5", static_cast<long long>(index));
+  return name;
+}
+
+}  // namespace
+
+std::vector<std::string> log_column_names() {
+  return {"step",        "time",        "kinetic",  "potential",          "stored",
+          "restitution", "friction",    "resting",  "damping",            "wall_work",
+          "integration", "energy_error", "contacts", "islands", "increments", "sweeps", "courant"};
+}
+
+Simulation load_simulation(const formats::Case& setup, const formats::State& state) {
+  Simulation sim;
+  sim.setup = setup;
+  World& w = sim.world;
+
+  // One shape per case template, and the state's templates mapped onto them.
+  std::vector<std::size_t> shape_of_state_template;
+  for (const std::string& entry : state.templates)
+    shape_of_state_template.push_back(case_template(setup, setup.initial_state, entry));
+  for (const formats::GrainTemplate& t : setup.templates) {
+    if (t.sphere_radius)
+      w.shapes.push_back(GrainShape::sphere(*t.sphere_radius));
+    else
+      w.shapes.push_back(grain_shape_from_avatar(formats::read_avatar(t.file)));
+  }
+  sim.template_names.clear();
+  for (const formats::GrainTemplate& t : setup.templates) sim.template_names.push_back(t.name);
+
+  // Contact laws between every pair of materials.
+  w.material_count = std::uint32_t(setup.materials.size());
+  w.laws.assign(std::size_t(w.material_count) * w.material_count, {});
+  for (std::uint32_t a = 0; a < w.material_count; ++a)
+    for (std::uint32_t b = 0; b < w.material_count; ++b) {
+      const formats::ContactLaw law = formats::contact_law(setup, setup.materials[a].name, setup.materials[b].name);
+      w.laws[a * w.material_count + b] = {law.friction, law.restitution};
+    }
+
+  const formats::Bodies& bodies = state.bodies;
+  for (std::size_t i = 0; i < bodies.size(); ++i) {
+    const std::size_t t = shape_of_state_template[bodies.template_index[i]];
+    const formats::Material& material = setup.material(setup.templates[t].material);
+    const auto& q = bodies.orientation[i];
+    const std::uint32_t g = w.add_grain(bodies.id[i], std::uint32_t(t), material_index(setup, material.name),
+                                        *material.density, bodies.scale[i], vec(bodies.position[i]),
+                                        Quat(q[0], q[1], q[2], q[3]));
+    w.bodies[g].velocity = vec(bodies.velocity[i]);
+    w.bodies[g].angular_velocity = vec(bodies.angular_velocity[i]);
+  }
+  for (const formats::Wall& cw : setup.walls) {
+    Wall wall;
+    wall.shape = cw.type == formats::WallType::plane ? WallShape::plane : WallShape::box;
+    wall.point = vec(cw.point);
+    wall.normal = vec(cw.normal);
+    wall.min = vec(cw.min);
+    wall.max = vec(cw.max);
+    wall.velocity = vec(cw.velocity);
+    wall.material = material_index(setup, cw.material);
+    w.add_wall(wall);
+  }
+  w.time = state.time;
+  w.step = state.step;
+
+  sim.settings.time_step = setup.time.step;
+  sim.settings.gravity = vec(setup.gravity);
+  sim.settings.global_damping = setup.global_damping;
+  sim.settings.collisions = {setup.scheme.impulse.increments, setup.scheme.impulse.group_tolerance,
+                             setup.scheme.impulse.max_rounds};
+  sim.settings.boundary_iterations = setup.scheme.impulse.boundary_iterations;
+
+  const std::filesystem::path& state_file = setup.initial_state;
+  if (const auto found = overlaps(w, overlap_fraction); !found.empty()) {
+    const Overlap& o = found.front();
+    const std::string other = o.other_grain >= 0 ? "grain " + std::to_string(w.id[o.other_grain])
+                                                 : "wall '" + setup.walls[o.wall].name + "'";
+    throw formats::FileError(state_file, "grain " + std::to_string(w.id[o.grain]) + " starts " +
+                                             std::to_string(o.depth) + " m inside " + other +
+                                             " (more than 5 % of its half-width); " +
+                                             std::to_string(found.size()) + " such overlaps");
+  }
+  // The Courant number of the first step, with the velocity one step of gravity adds.
+  World kicked = w;
+  for (std::size_t i = 0; i < kicked.grain_count(); ++i) kicked.bodies[i].velocity += sim.settings.gravity * setup.time.step;
+  const double courant = courant_number(kicked, setup.time.step);
+  if (courant > setup.time.courant_limit && !setup.time.allow_above_courant_limit)
+    throw formats::FileError(setup.file, "time.step " + std::to_string(setup.time.step) + " s gives Courant number " +
+                                             std::to_string(courant) + " at the start, above time.courant_limit " +
+                                             std::to_string(setup.time.courant_limit) +
+                                             ": lower the step, or set time.allow_above_courant_limit: true");
+
+  if (state.solver) {
+    sim.next_frame_index = state.solver->next_frame_index;
+    sim.next_frame_time = state.solver->next_frame_time;
+    sim.next_log_time = state.solver->next_log_time;
+    sim.next_checkpoint_time = state.solver->next_checkpoint_time;
+  } else {
+    sim.next_frame_time = sim.next_log_time = w.time;
+    sim.next_checkpoint_time = w.time + setup.output.checkpoint_interval.value_or(0);
+  }
+  sim.initial_energy = kinetic_energy(w) + potential_energy(w, sim.settings.gravity);
+  return sim;
+}
+
+void run_simulation(Simulation& sim, bool restarting, const std::function<void(double, double)>& progress) {
+  const formats::Case& c = sim.setup;
+  World& w = sim.world;
+  std::filesystem::create_directories(c.output.directory);
+  std::vector<formats::CsvColumn> columns;
+  const std::vector<std::string> names = log_column_names();
+  const std::map<std::string, std::string> units{{"step", "1"},     {"time", "s"},    {"contacts", "1"},
+                                                 {"islands", "1"},  {"increments", "1"}, {"sweeps", "1"},
+                                                 {"courant", "1"}};
+  for (const std::string& name : names) columns.push_back({name, units.count(name) ? units.at(name) : "J"});
+  formats::CsvLogWriter log(c.output.log, columns, restarting);
+
+  const double dt = sim.settings.time_step, half = 0.5 * dt;
+  StepReport report;
+  auto write_log = [&] {
+    const EnergyBooks& e = w.energy;
+    const double kinetic = kinetic_energy(w), potential = potential_energy(w, sim.settings.gravity);
+    const std::vector<double> row{double(w.step), w.time, kinetic, potential, 0, e.restitution, e.friction, e.resting,
+                                  e.damping, e.wall_work, e.integration,
+                                  kinetic + potential + e.total() - sim.initial_energy, double(report.contacts),
+                                  double(report.islands), double(report.increments), double(report.sweeps),
+                                  report.courant};
+    log.write_row(row);
+  };
+  auto outputs = [&] {
+    if (w.time >= sim.next_log_time - half) {
+      write_log();
+      sim.next_log_time += c.output.log_interval;
+    }
+    if (w.time >= sim.next_frame_time - half) {
+      formats::write_state(c.output.directory / frame_name(sim.next_frame_index++),
+                           snapshot(sim, formats::StateKind::frame));
+      sim.next_frame_time += c.output.frame_interval;
+    }
+    if (c.output.checkpoint_interval && w.time >= sim.next_checkpoint_time - half && w.step > 0) {
+      sim.next_checkpoint_time += *c.output.checkpoint_interval;
+      formats::write_state(c.output.directory / "checkpoint.h5", snapshot(sim, formats::StateKind::checkpoint));
+    }
+  };
+  if (!restarting) outputs();
+  while (w.time < c.time.duration - half) {
+    report = advance(w, sim.settings);
+    outputs();
+    if (progress) progress(w.time, c.time.duration);
+  }
+  formats::write_state(c.output.directory / "checkpoint.h5", snapshot(sim, formats::StateKind::checkpoint));
+}
+
+}  // namespace scree::solver

@@ -1,0 +1,43 @@
+#pragma once
+// A run of scree-solve: the World built from a case file and a state (initial state or
+// checkpoint), advanced to the case's duration with frames, the CSV log and checkpoints
+// written as docs/formats.md specifies. Includes OpenVDB only in the .cpp (avatars).
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "formats/case.h"
+#include "formats/state.h"
+#include "solver/world.h"
+
+namespace scree::solver {
+
+struct Simulation {
+  formats::Case setup;
+  World world;
+  StepSettings settings;
+  std::vector<std::string> template_names;  // the state's /templates, written back in frames
+  std::int64_t next_frame_index = 0;
+  double next_frame_time = 0, next_log_time = 0, next_checkpoint_time = 0;
+  double initial_energy = 0;  // K + V at the start of the run (restarts keep the books)
+};
+
+// Builds the world: one grain shape per case template (avatars read once, shared by every
+// grain of that template), grains from the state, walls, and the contact-law table. A state
+// template names a case template by its name or by its avatar path (relative to the case
+// file's folder). Throws FileError for a missing or bad avatar, a state template the case
+// does not have, grains that overlap by more than 5 % of the thinner one's half-width, and a
+// time step above the Courant limit (unless the case allows it).
+Simulation load_simulation(const formats::Case& setup, const formats::State& state);
+
+// Advances to the case's duration: a frame at every frame interval (frame_NNNNNN.h5, the
+// first one at the start unless restarting), a log row at every log interval, checkpoints
+// at their interval and always at the end (checkpoint.h5). `progress(time, duration)` is
+// called after every step.
+void run_simulation(Simulation& sim, bool restarting,
+                    const std::function<void(double, double)>& progress = {});
+
+// The log's columns (docs/formats.md, "log.csv of scree-solve").
+std::vector<std::string> log_column_names();
+
+}  // namespace scree::solver

@@ -1,0 +1,167 @@
+// scree-solve end to end: a case file and an initial state in, frames, log and checkpoint
+// out; restart continues bit for bit; bad inputs give one error line and no output.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include "common/run_tool.h"
+#include "common/temp_dir.h"
+#include "formats/csv_log.h"
+#include "formats/state.h"
+
+namespace scree {
+namespace {
+
+using testing::TempDir;
+
+const std::filesystem::path cases = std::filesystem::path(SCREE_SOURCE_DIR) / "tests/solver/cases";
+
+std::string read(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// The case with `from` replaced by `to`, in `dir`, with one grain per position.
+void prepare(const TempDir& dir, const std::string& name, const std::vector<formats::Vec3>& positions,
+             const std::string& from = "", const std::string& to = "", const std::string& template_name = "ball",
+             double vertical_speed = 0) {
+  std::string text = read(cases / (name + ".yaml"));
+  if (!from.empty()) text.replace(text.find(from), from.size(), to);
+  testing::write_text(dir / "case.yaml", text);
+  formats::State state;
+  state.templates = {template_name};
+  state.bodies.resize(positions.size());
+  for (std::size_t i = 0; i < positions.size(); ++i) {
+    state.bodies.id[i] = i + 1;
+    state.bodies.template_index[i] = 0;
+    state.bodies.scale[i] = 1;
+    state.bodies.position[i] = positions[i];
+    state.bodies.orientation[i] = {1, 0, 0, 0};
+    state.bodies.velocity[i] = {0, 0, vertical_speed};
+    state.bodies.angular_velocity[i] = {0, 0, 0};
+  }
+  formats::write_state(dir / "state.h5", state);
+}
+
+TEST(Solve, SphereBounceWritesFramesLogAndCheckpoint) {
+  TempDir dir;
+  prepare(dir, "sphere_bounce", {{0, 0, 0.5}});
+  const auto run = testing::run_tool(dir, "scree-solve", (dir / "case.yaml").string());
+  ASSERT_EQ(run.status, 0) << run.err;
+  for (int f = 0; f <= 8; ++f) {
+    char name[32];
+    std::snprintf(name, sizeof name, "frame_%06d.h5", f);
+    const formats::State frame = formats::read_state(dir / "out" / name);
+    EXPECT_EQ(frame.kind, formats::StateKind::frame);
+    EXPECT_NEAR(frame.time, 0.1 * f, 1e-9);
+    EXPECT_GT(frame.bodies.position[0][2], 0.05 - 1e-9);  // never below the floor
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir / "out" / "frame_000009.h5"));
+  const formats::State end = formats::read_state(dir / "out" / "checkpoint.h5");
+  EXPECT_EQ(end.kind, formats::StateKind::checkpoint);
+  EXPECT_EQ(end.step, 8000);
+
+  // The log: energy books close, and the first rebound speed is e times the impact speed
+  // (the sphere falls 0.45 m: impact at sqrt(2 g 0.45)).
+  const formats::CsvTable log = formats::read_csv_log(dir / "out" / "log.csv");
+  ASSERT_EQ(log.rows.size(), 801u);
+  const double initial = log.rows[0][log.column("potential")];
+  double worst = 0, highest_after_bounce = 0;
+  bool bounced = false;
+  double previous_z = 0.5;
+  for (const auto& row : log.rows) {
+    worst = std::max(worst, std::abs(row[log.column("energy_error")]));
+    const double potential = row[log.column("potential")];
+    const double z = potential / (initial / 0.5);
+    if (z > previous_z) bounced = true;
+    if (bounced) highest_after_bounce = std::max(highest_after_bounce, z);
+    previous_z = z;
+  }
+  EXPECT_LT(worst, 1e-9 * initial);
+  // Rebound height above the contact level is e² of the drop: 0.05 + 0.25 × 0.45.
+  EXPECT_NEAR(highest_after_bounce, 0.05 + 0.25 * 0.45, 0.01 * 0.25 * 0.45);
+}
+
+TEST(Solve, RestartContinuesBitForBit) {
+  TempDir whole, first;
+  prepare(whole, "sphere_bounce", {{0, 0, 0.5}});
+  prepare(first, "sphere_bounce", {{0, 0, 0.5}}, "  duration: 0.8", "  duration: 0.4");
+  ASSERT_EQ(testing::run_tool(whole, "scree-solve", (whole / "case.yaml").string()).status, 0);
+  ASSERT_EQ(testing::run_tool(first, "scree-solve", (first / "case.yaml").string()).status, 0);
+  // Continue the short run to 0.8 s from its checkpoint.
+  std::string text = read(first / "case.yaml");
+  text.replace(text.find("  duration: 0.4"), 15, "  duration: 0.8");
+  testing::write_text(first / "case.yaml", text);
+  std::filesystem::copy_file(first / "out" / "checkpoint.h5", first / "half.h5");
+  const auto run = testing::run_tool(first, "scree-solve", (first / "case.yaml").string() + " --restart " +
+                                                               (first / "half.h5").string());
+  ASSERT_EQ(run.status, 0) << run.err;
+  const formats::State a = formats::read_state(whole / "out" / "checkpoint.h5");
+  const formats::State b = formats::read_state(first / "out" / "checkpoint.h5");
+  EXPECT_EQ(a.step, b.step);
+  EXPECT_EQ(a.bodies.position, b.bodies.position);
+  EXPECT_EQ(a.bodies.velocity, b.bodies.velocity);
+  EXPECT_EQ(read(whole / "out" / "log.csv"), read(first / "out" / "log.csv"));
+  for (const char* frame : {"frame_000004.h5", "frame_000008.h5"})
+    EXPECT_EQ(formats::read_state(whole / "out" / frame).bodies.position,
+              formats::read_state(first / "out" / frame).bodies.position);
+}
+
+struct BadRun {
+  const char* name;
+  std::vector<formats::Vec3> grains;
+  const char* from;
+  const char* to;
+  const char* template_name;
+  const char* restart;  // a file in the case folder, or ""
+  std::vector<std::string> message;
+  double vertical_speed = 0;
+};
+
+void PrintTo(const BadRun& b, std::ostream* os) { *os << b.name; }
+
+class SolveBadInput : public ::testing::TestWithParam<BadRun> {};
+
+TEST_P(SolveBadInput, OneErrorLineAndNoOutput) {
+  const BadRun& bad = GetParam();
+  TempDir dir;
+  prepare(dir, "sphere_bounce", bad.grains, bad.from, bad.to, bad.template_name, bad.vertical_speed);
+  std::string args = (dir / "case.yaml").string();
+  if (*bad.restart) args += std::string(" --restart ") + (dir / bad.restart).string();
+  const auto run = testing::run_tool(dir, "scree-solve", args);
+  EXPECT_EQ(run.status, 1) << run.err;
+  EXPECT_EQ(std::count(run.err.begin(), run.err.end(), '\n'), 1) << run.err;
+  EXPECT_EQ(run.err.rfind("scree-solve: error: ", 0), 0u) << run.err;
+  for (const std::string& part : bad.message) EXPECT_NE(run.err.find(part), std::string::npos) << run.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "out"));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Solve, SolveBadInput,
+    ::testing::Values(
+        BadRun{"MissingAvatar", {{0, 0, 0.5}}, "    sphere: 0.05", "    file: avatars/ball.vdb", "ball", "",
+               {"avatars/ball.vdb"}},
+        BadRun{"UnknownStateTemplate", {{0, 0, 0.5}}, "", "", "pebble", "", {"state.h5", "template 'pebble'"}},
+        BadRun{"OverlappingGrains", {{0, 0, 0.5}, {0, 0, 0.55}}, "", "", "ball", "",
+               {"state.h5", "grain 1 starts", "inside grain 2"}},
+        BadRun{"GrainInsideWall", {{0, 0, 0.01}}, "", "", "ball", "", {"state.h5", "inside wall 'floor'"}},
+        // 200 m/s × 1e-4 s over a 5 cm radius: Courant number 0.4.
+        BadRun{"StepAboveCourantLimit", {{0, 0, 0.5}}, "", "", "ball", "",
+               {"case.yaml", "Courant number", "allow_above_courant_limit"}, -200},
+        BadRun{"RestartFromAState", {{0, 0, 0.5}}, "", "", "ball", "state.h5", {"state.h5", "not a checkpoint"}}),
+    [](const auto& info) { return std::string(info.param.name); });
+
+TEST(Solve, StepAboveCourantLimitRunsWhenAllowed) {
+  TempDir dir;
+  prepare(dir, "sphere_bounce", {{0, 0, 0.5}}, "  duration: 0.8", "  duration: 0.1\n  allow_above_courant_limit: true",
+          "ball", -200);
+  const auto run = testing::run_tool(dir, "scree-solve", (dir / "case.yaml").string());
+  EXPECT_EQ(run.status, 0) << run.err;
+}
+
+}  // namespace
+}  // namespace scree
