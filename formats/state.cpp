@@ -268,6 +268,11 @@ void write_state(const std::filesystem::path& file, const State& s) {
       h5::write_attribute(solver, "next_log_time", ss.next_log_time);
       h5::write_attribute(solver, "next_checkpoint_time", ss.next_checkpoint_time);
       write_group(solver, "contacts", ss.contacts, contact_fields);
+      std::vector<std::string> names;
+      std::vector<double> values;
+      for (const auto& [name, value] : ss.energy_books) names.push_back(name), values.push_back(value);
+      h5::write_strings(solver, "energy_book_names", names);
+      h5::write_dataset(solver, "energy_books", values);
     }
   });
 }
@@ -300,6 +305,14 @@ State read_state(const std::filesystem::path& file) {
     ss.next_log_time = h5::read_double_attribute(solver, "next_log_time");
     ss.next_checkpoint_time = h5::read_double_attribute(solver, "next_checkpoint_time");
     read_group(solver, "contacts", ss.contacts, contact_fields);
+    if (h5::exists(solver, "energy_books")) {
+      const auto names = h5::read_strings(solver, "energy_book_names");
+      const auto values = h5::read_dataset<double>(solver, "energy_books");
+      if (names.size() != values.size())
+        throw FileError(file, "/solver/energy_books has " + std::to_string(values.size()) + " values for " +
+                                  std::to_string(names.size()) + " names");
+      for (std::size_t k = 0; k < names.size(); ++k) ss.energy_books[names[k]] = values[k];
+    }
     s.solver = std::move(ss);
   }
   if (auto e = check_state(s); !e.empty()) throw FileError(file, e);

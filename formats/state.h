@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -66,6 +67,8 @@ struct SolverState {
   double next_frame_time = 0;
   double next_log_time = 0;
   double next_checkpoint_time = 0;
+  // The run's cumulative energy books by name (J), so that a restarted log continues them.
+  std::map<std::string, double> energy_books;
 };
 
 enum class StateKind { state, frame, checkpoint };

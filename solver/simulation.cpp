@@ -62,6 +62,10 @@ formats::State snapshot(const Simulation& sim, formats::StateKind kind) {
     solver.next_frame_time = sim.next_frame_time;
     solver.next_log_time = sim.next_log_time;
     solver.next_checkpoint_time = sim.next_checkpoint_time;
+    const EnergyBooks& e = sim.world.energy;
+    solver.energy_books = {{"restitution", e.restitution}, {"friction", e.friction},       {"resting", e.resting},
+                           {"damping", e.damping},         {"wall_work", e.wall_work},     {"integration", e.integration},
+                           {"initial_energy", sim.initial_energy}};
     s.solver = solver;
   }
   return s;
@@ -160,7 +164,19 @@ Simulation load_simulation(const formats::Case& setup, const formats::State& sta
                                              std::to_string(setup.time.courant_limit) +
                                              ": lower the step, or set time.allow_above_courant_limit: true");
 
+  sim.initial_energy = kinetic_energy(w) + potential_energy(w, sim.settings.gravity);
   if (state.solver) {
+    const auto& books = state.solver->energy_books;
+    auto book = [&](const char* name, double& value) {
+      if (const auto it = books.find(name); it != books.end()) value = it->second;
+    };
+    book("restitution", w.energy.restitution);
+    book("friction", w.energy.friction);
+    book("resting", w.energy.resting);
+    book("damping", w.energy.damping);
+    book("wall_work", w.energy.wall_work);
+    book("integration", w.energy.integration);
+    book("initial_energy", sim.initial_energy);
     sim.next_frame_index = state.solver->next_frame_index;
     sim.next_frame_time = state.solver->next_frame_time;
     sim.next_log_time = state.solver->next_log_time;
@@ -169,7 +185,6 @@ Simulation load_simulation(const formats::Case& setup, const formats::State& sta
     sim.next_frame_time = sim.next_log_time = w.time;
     sim.next_checkpoint_time = w.time + setup.output.checkpoint_interval.value_or(0);
   }
-  sim.initial_energy = kinetic_energy(w) + potential_energy(w, sim.settings.gravity);
   return sim;
 }
 

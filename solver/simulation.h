@@ -19,7 +19,7 @@ struct Simulation {
   std::vector<std::string> template_names;  // the state's /templates, written back in frames
   std::int64_t next_frame_index = 0;
   double next_frame_time = 0, next_log_time = 0, next_checkpoint_time = 0;
-  double initial_energy = 0;  // K + V at the start of the run (restarts keep the books)
+  double initial_energy = 0;  // K + V at the start of the run (a checkpoint carries it on)
 };
 
 // Builds the world: one grain shape per case template (avatars read once, shared by every

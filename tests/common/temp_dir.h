@@ -17,6 +17,9 @@ class TempDir {
                        (info ? info->name() : "x");
     for (auto& c : name)
       if (c == '/') c = '_';
+    // A second directory in the same test gets its own name (the first is not wiped).
+    static int made = 0;
+    name += "-" + std::to_string(++made);
     path_ = std::filesystem::temp_directory_path() / name;
     std::filesystem::remove_all(path_);
     std::filesystem::create_directories(path_);
