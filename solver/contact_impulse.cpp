@@ -16,7 +16,22 @@ Vec3 tangential(const Vec3& v, const Vec3& n) { return v - n.dot(v) * n; }
 }  // namespace
 
 ContactFrame::ContactFrame(const ContactPoint& p, const Vec3& n, double mu)
-    : point(p), normal(n), K(p.collision_matrix()), K_inverse(K.inverse()), friction(mu) {}
+    : point(p),
+      normal(n),
+      K(p.collision_matrix()),
+      K_inverse(K.inverse()),
+      inverse_inertia_a(p.a->inverse_inertia_world()),
+      inverse_inertia_b(p.b->inverse_inertia_world()),
+      friction(mu) {}
+
+void ContactFrame::apply(const Vec3& impulse) const {
+  RigidBody& a = *point.a;
+  RigidBody& b = *point.b;
+  a.velocity += a.inverse_mass * impulse;
+  a.angular_velocity += inverse_inertia_a * point.r_a.cross(impulse);
+  b.velocity -= b.inverse_mass * impulse;
+  b.angular_velocity -= inverse_inertia_b * point.r_b.cross(impulse);
+}
 
 Vec3 compression_impulse(const ContactFrame& c, double delta) {
   const Vec3 slip = tangential(c.point.relative_velocity(), c.normal);
@@ -38,7 +53,7 @@ Vec3 release_direction(const ContactFrame& c) {
 
 ImpulseWork apply_measured(const ContactFrame& c, const Vec3& impulse) {
   const Vec3 before = c.point.relative_velocity();
-  c.point.apply_impulse(impulse);
+  c.apply(impulse);
   const Vec3 mean = 0.5 * (before + c.point.relative_velocity());
   const double mean_n = c.normal.dot(mean), p_n = c.normal.dot(impulse);
   return {mean_n * p_n, mean.dot(impulse) - mean_n * p_n};

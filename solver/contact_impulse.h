@@ -13,10 +13,13 @@ struct ContactFrame {
   ContactPoint point;
   Vec3 normal;  // unit, from B towards A
   Mat3 K, K_inverse;
+  Mat3 inverse_inertia_a, inverse_inertia_b;  // world frame, fixed during a collision
   double friction;  // μ
 
   ContactFrame(const ContactPoint& p, const Vec3& n, double mu);
   double normal_velocity() const { return normal.dot(point.relative_velocity()); }
+  // P on A and −P on B, with the inverse inertias above (the hot loop of ETM).
+  void apply(const Vec3& impulse) const;
 };
 
 // The impulse on A that raises the normal relative velocity by `delta` (> 0) and, within

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <tuple>
 
 #include "solver/contact_impulse.h"
@@ -37,7 +38,10 @@ class Resolution {
       const ContactPoint point{&a, &b, c.point - a.position, c.point - b.position};
       contacts_.push_back({ContactFrame(point, c.normal, c.friction), reduced_mass(a, b), 0, 0,
                            c.restitution});
-      speed_scale_ = std::max(speed_scale_, -contacts_.back().frame.normal_velocity());
+      normal_.push_back(contacts_.back().frame.normal_velocity());
+      speed_scale_ = std::max(speed_scale_, -normal_.back());
+      for (std::uint32_t body : {c.a, c.b})
+        if (!bodies[body].is_static()) touching_[&bodies[body]].push_back(std::uint32_t(contacts_.size() - 1));
     }
     // Velocities within this of zero count as zero: round-off of the increments that land
     // a contact exactly on u_n = 0.
@@ -78,8 +82,20 @@ class Resolution {
   }
 
   bool approaching() const {
-    return std::any_of(contacts_.begin(), contacts_.end(),
-                       [&](const Tracked& c) { return c.frame.normal_velocity() < -tolerance_; });
+    return std::any_of(normal_.begin(), normal_.end(), [&](double u) { return u < -tolerance_; });
+  }
+
+  // The normal velocities of every contact that shares a moving body with the group: the only
+  // ones its impulses change.
+  void refresh_group() {
+    for (std::size_t i : group_) {
+      const ContactPoint& p = contacts_[i].frame.point;
+      for (const RigidBody* body : {p.a, p.b}) {
+        if (body->is_static()) continue;
+        const auto it = touching_.find(body);
+        for (std::uint32_t k : it->second) normal_[k] = contacts_[k].frame.normal_velocity();
+      }
+    }
   }
 
   // Applies one increment of every contact of the group at once: the impulses are computed
@@ -97,7 +113,7 @@ class Resolution {
       before.push_back(contacts_[i].frame.point.relative_velocity());
       w.normal_before.push_back(contacts_[i].frame.normal.dot(before.back()));
     }
-    for (std::size_t g = 0; g < group_.size(); ++g) contacts_[group_[g]].frame.point.apply_impulse(scale * impulses[g]);
+    for (std::size_t g = 0; g < group_.size(); ++g) contacts_[group_[g]].frame.apply(scale * impulses[g]);
     for (std::size_t g = 0; g < group_.size(); ++g) {
       Tracked& c = contacts_[group_[g]];
       const Vec3 after = c.frame.point.relative_velocity();
@@ -110,6 +126,7 @@ class Resolution {
       c.impulse += p;
       ++books_.increments;
     }
+    refresh_group();
     return w;
   }
 
@@ -129,6 +146,7 @@ class Resolution {
       std::tie(p.b->velocity, p.b->angular_velocity) = saved[2 * g + 1];
       std::tie(p.a->velocity, p.a->angular_velocity) = saved[2 * g];
     }
+    refresh_group();
   }
 
   // Seed 000 Algorithm 1 lines 8–21: the most negative weighted velocity and those within β
@@ -140,7 +158,7 @@ class Resolution {
       double weighted_min = 0;
       for (std::size_t i = 0; i < contacts_.size(); ++i) {
         Tracked& c = contacts_[i];
-        u[i] = c.frame.normal_velocity();
+        u[i] = normal_[i];
         if (u[i] < -tolerance_) {
           c.step = std::max(c.step, -u[i] / settings_.increments);
           weighted_min = std::min(weighted_min, c.mass * u[i]);
@@ -234,6 +252,8 @@ class Resolution {
 
   EnergyTrackingSettings settings_;
   std::vector<Tracked> contacts_;
+  std::vector<double> normal_;  // u_n of every contact, kept current
+  std::map<const RigidBody*, std::vector<std::uint32_t>> touching_;  // moving body → its contacts
   std::vector<std::size_t> group_;
   CollisionBooks books_;
   double speed_scale_ = 0, tolerance_ = 0;

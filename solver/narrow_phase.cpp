@@ -1,5 +1,8 @@
 #include "solver/narrow_phase.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace scree::solver {
 
 double posed_value(const ShapeTemplate& shape, const Pose& pose, const Eigen::Vector3d& world,
@@ -14,10 +17,18 @@ double posed_value(const ShapeTemplate& shape, const Pose& pose, const Eigen::Ve
 }
 
 std::vector<NodeContact> node_contacts(const ShapeTemplate& master, const Pose& master_pose,
-                                       const ShapeTemplate& other, const Pose& other_pose, double margin) {
+                                       const ShapeTemplate& other, const Pose& other_pose, double margin,
+                                       double other_radius) {
   std::vector<NodeContact> contacts;
   const auto& nodes = master.nodes();
+  // The other's bounding sphere in the master's body frame (template units).
+  const Eigen::Vector3f centre =
+      (master_pose.orientation.conjugate() * (other_pose.position - master_pose.position) / master_pose.scale)
+          .cast<float>();
+  const double reach = (other_radius + std::max(margin, 0.0)) / master_pose.scale;
+  const float reach2 = std::isfinite(reach) ? float(reach * reach) * 1.0001f : std::numeric_limits<float>::infinity();
   for (std::uint32_t i = 0; i < nodes.size(); ++i) {
+    if ((nodes[i] - centre).squaredNorm() > reach2) continue;
     const Eigen::Vector3d world =
         master_pose.position + master_pose.orientation * (master_pose.scale * nodes[i].cast<double>());
     if (posed_value(other, other_pose, world) >= margin) continue;  // the cheap test first

@@ -6,6 +6,7 @@
 #include <Eigen/Geometry>
 
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "solver/shape_template.h"
@@ -30,8 +31,11 @@ struct NodeContact {
 double posed_value(const ShapeTemplate& shape, const Pose& pose, const Eigen::Vector3d& world,
                    Eigen::Vector3d* gradient = nullptr);
 
-// The nodes of `master` whose φ in `other` is below `margin` (metres), in node order.
+// The nodes of `master` whose φ in `other` is below `margin` (metres), in node order. Nodes
+// farther than `other_radius` + margin from the other's centre (its bounding sphere, world
+// metres) are skipped before sampling: most of a pair's nodes, and most of the cost.
 std::vector<NodeContact> node_contacts(const ShapeTemplate& master, const Pose& master_pose,
-                                       const ShapeTemplate& other, const Pose& other_pose, double margin);
+                                       const ShapeTemplate& other, const Pose& other_pose, double margin,
+                                       double other_radius = std::numeric_limits<double>::infinity());
 
 }  // namespace scree::solver

@@ -176,6 +176,9 @@ class ContactFinder {
  private:
   double radius(std::size_t i) const { return world_.shapes[world_.shape[i]].bounding_radius * world_.scale[i]; }
   const GrainShape& shape(std::size_t i) const { return world_.shapes[world_.shape[i]]; }
+  // The bounding radius is the farthest node; the level set's surface bulges a little beyond
+  // it between nodes, so node culling reaches a glue distance further.
+  double reach(std::size_t i) const { return radius(i) + shape(i).glue_distance * world_.scale[i]; }
 
   void add_patches(std::uint32_t a, std::uint32_t b, std::int32_t wall, std::int32_t face,
                    const std::vector<NodeContact>& nodes) {
@@ -205,9 +208,11 @@ class ContactFinder {
       // miss: both directions then (World.FastGrainsDoNotTunnel fails with one).
       const bool i_master = radius(i) <= radius(j);
       const std::uint32_t m = i_master ? i : j, o = i_master ? j : i;
-      add_patches(m, o, -1, -1, node_contacts(*shape(m).level_set, poses_[m], *shape(o).level_set, poses_[o], 0));
+      add_patches(m, o, -1, -1,
+                  node_contacts(*shape(m).level_set, poses_[m], *shape(o).level_set, poses_[o], 0, reach(o)));
       if (radius(o) <= both_ways_ratio * radius(m))
-        add_patches(o, m, -1, -1, node_contacts(*shape(o).level_set, poses_[o], *shape(m).level_set, poses_[m], 0));
+        add_patches(o, m, -1, -1,
+                    node_contacts(*shape(o).level_set, poses_[o], *shape(m).level_set, poses_[m], 0, reach(m)));
     }
   }
 

@@ -47,5 +47,25 @@ TEST(NarrowPhase, OverlappingSpheresGiveDepthAndNormal) {
   EXPECT_FALSE(node_contacts(sphere, a, sphere, b, 0.002).empty());
 }
 
+// Culling by the other's bounding sphere skips nodes, never contacts: the same contacts with
+// B's radius (plus a voxel) as without; a reach short of the overlap finds none.
+TEST(NarrowPhase, CullingByTheOthersSphereKeepsEveryContact) {
+  const double r = 0.1, h = 0.005;
+  const ShapeTemplate sphere = sphere_template(r, h);
+  Pose a, b;
+  const Eigen::Vector3d axis = Eigen::Vector3d(1, 2, 2) / 3;
+  b.position = 0.29 * axis;
+  b.orientation = Eigen::Quaterniond(Eigen::AngleAxisd(0.8, Eigen::Vector3d(0, 1, 1).normalized()));
+  b.scale = 2;
+  const auto all = node_contacts(sphere, a, sphere, b, 0);
+  const auto culled = node_contacts(sphere, a, sphere, b, 0, 0.2 + 2 * h);
+  ASSERT_EQ(culled.size(), all.size());
+  for (std::size_t k = 0; k < all.size(); ++k) {
+    EXPECT_EQ(culled[k].node, all[k].node);
+    EXPECT_EQ(culled[k].depth, all[k].depth);
+  }
+  EXPECT_TRUE(node_contacts(sphere, a, sphere, b, 0, 0.15).empty());
+}
+
 }  // namespace
 }  // namespace scree::solver
