@@ -18,16 +18,27 @@ ShapeTemplate sphere_template(double radius, double voxel) {
   return template_from_avatar(levelset::make_avatar(shape, mass));
 }
 
-TEST(NarrowPhase, OverlappingSpheresGiveDepthAndNormal) {
-  const double r = 0.1, h = 0.005;
-  const ShapeTemplate sphere = sphere_template(r, h);
-  // A at the origin; B of scale 2 (radius 0.2), turned, its centre 0.29 away along (1, 2, 2)/3:
-  // the overlap is 0.01 deep, the deepest node of A lies on the line of centres.
+// A at the origin; B of scale 2 (radius 0.2), turned, its centre 0.29 away along (1, 2, 2)/3:
+// the overlap is 0.01 deep, the deepest node of A lies on the line of centres.
+struct OverlappingSpheres {
+  static constexpr double r = 0.1, h = 0.005;
+  ShapeTemplate sphere = sphere_template(r, h);
   Pose a, b;
-  const Eigen::Vector3d axis = Eigen::Vector3d(1, 2, 2) / 3;
-  b.position = 0.29 * axis;
-  b.orientation = Eigen::Quaterniond(Eigen::AngleAxisd(0.8, Eigen::Vector3d(0, 1, 1).normalized()));
-  b.scale = 2;
+  Eigen::Vector3d axis = Eigen::Vector3d(1, 2, 2) / 3;
+  OverlappingSpheres() {
+    b.position = 0.29 * axis;
+    b.orientation = Eigen::Quaterniond(Eigen::AngleAxisd(0.8, Eigen::Vector3d(0, 1, 1).normalized()));
+    b.scale = 2;
+  }
+};
+
+TEST(NarrowPhase, OverlappingSpheresGiveDepthAndNormal) {
+  OverlappingSpheres s;
+  const double h = s.h;
+  const ShapeTemplate& sphere = s.sphere;
+  const Pose& a = s.a;
+  Pose& b = s.b;
+  const Eigen::Vector3d& axis = s.axis;
   auto contacts = node_contacts(sphere, a, sphere, b, 0);
   ASSERT_FALSE(contacts.empty());
   const NodeContact* deepest = &contacts[0];
@@ -50,21 +61,15 @@ TEST(NarrowPhase, OverlappingSpheresGiveDepthAndNormal) {
 // Culling by the other's bounding sphere skips nodes, never contacts: the same contacts with
 // B's radius (plus a voxel) as without; a reach short of the overlap finds none.
 TEST(NarrowPhase, CullingByTheOthersSphereKeepsEveryContact) {
-  const double r = 0.1, h = 0.005;
-  const ShapeTemplate sphere = sphere_template(r, h);
-  Pose a, b;
-  const Eigen::Vector3d axis = Eigen::Vector3d(1, 2, 2) / 3;
-  b.position = 0.29 * axis;
-  b.orientation = Eigen::Quaterniond(Eigen::AngleAxisd(0.8, Eigen::Vector3d(0, 1, 1).normalized()));
-  b.scale = 2;
-  const auto all = node_contacts(sphere, a, sphere, b, 0);
-  const auto culled = node_contacts(sphere, a, sphere, b, 0, 0.2 + 2 * h);
+  const OverlappingSpheres s;
+  const auto all = node_contacts(s.sphere, s.a, s.sphere, s.b, 0);
+  const auto culled = node_contacts(s.sphere, s.a, s.sphere, s.b, 0, 0.2 + 2 * s.h);
   ASSERT_EQ(culled.size(), all.size());
   for (std::size_t k = 0; k < all.size(); ++k) {
     EXPECT_EQ(culled[k].node, all[k].node);
     EXPECT_EQ(culled[k].depth, all[k].depth);
   }
-  EXPECT_TRUE(node_contacts(sphere, a, sphere, b, 0, 0.15).empty());
+  EXPECT_TRUE(node_contacts(s.sphere, s.a, s.sphere, s.b, 0, 0.15).empty());
 }
 
 }  // namespace
