@@ -152,13 +152,12 @@ class Resolution {
   // Seed 000 Algorithm 1 lines 8–21: the most negative weighted velocity and those within β
   // of it move up together, each by its step shared among the group.
   void compress() {
-    std::vector<double> u(contacts_.size());
+    const std::vector<double>& u = normal_;
     std::vector<Vec3> impulses;
     while (books_.increments < increment_cap_) {
       double weighted_min = 0;
       for (std::size_t i = 0; i < contacts_.size(); ++i) {
         Tracked& c = contacts_[i];
-        u[i] = normal_[i];
         if (u[i] < -tolerance_) {
           c.step = std::max(c.step, -u[i] / settings_.increments);
           weighted_min = std::min(weighted_min, c.mass * u[i]);

@@ -20,6 +20,12 @@ Vec3 vec(const formats::Vec3& v) { return Vec3(v[0], v[1], v[2]); }
 // one's half-width: packing tolerances, not grains placed on top of each other.
 constexpr double overlap_fraction = 0.05;
 
+// The energy books by name: columns of the log and entries of a checkpoint's books.
+constexpr std::pair<const char*, double EnergyBooks::*> books[] = {
+    {"restitution", &EnergyBooks::restitution}, {"friction", &EnergyBooks::friction},
+    {"resting", &EnergyBooks::resting},         {"damping", &EnergyBooks::damping},
+    {"wall_work", &EnergyBooks::wall_work},     {"integration", &EnergyBooks::integration}};
+
 std::uint32_t material_index(const formats::Case& c, const std::string& name) {
   for (std::size_t m = 0; m < c.materials.size(); ++m)
     if (c.materials[m].name == name) return std::uint32_t(m);
@@ -62,10 +68,8 @@ formats::State snapshot(const Simulation& sim, formats::StateKind kind) {
     solver.next_frame_time = sim.next_frame_time;
     solver.next_log_time = sim.next_log_time;
     solver.next_checkpoint_time = sim.next_checkpoint_time;
-    const EnergyBooks& e = sim.world.energy;
-    solver.energy_books = {{"restitution", e.restitution}, {"friction", e.friction},       {"resting", e.resting},
-                           {"damping", e.damping},         {"wall_work", e.wall_work},     {"integration", e.integration},
-                           {"initial_energy", sim.initial_energy}};
+    for (const auto& [name, member] : books) solver.energy_books[name] = sim.world.energy.*member;
+    solver.energy_books["initial_energy"] = sim.initial_energy;
     s.solver = solver;
   }
   return s;
@@ -80,9 +84,10 @@ std::string frame_name(std::int64_t index) {
 }  // namespace
 
 std::vector<std::string> log_column_names() {
-  return {"step",        "time",        "kinetic",  "potential",          "stored",
-          "restitution", "friction",    "resting",  "damping",            "wall_work",
-          "integration", "energy_error", "contacts", "islands", "increments", "sweeps", "courant"};
+  std::vector<std::string> names{"step", "time", "kinetic", "potential", "stored"};
+  for (const auto& book : books) names.push_back(book.first);
+  for (const char* name : {"energy_error", "contacts", "islands", "increments", "sweeps", "courant"}) names.push_back(name);
+  return names;
 }
 
 Simulation load_simulation(const formats::Case& setup, const formats::State& state) {
@@ -166,17 +171,12 @@ Simulation load_simulation(const formats::Case& setup, const formats::State& sta
 
   sim.initial_energy = kinetic_energy(w) + potential_energy(w, sim.settings.gravity);
   if (state.solver) {
-    const auto& books = state.solver->energy_books;
-    auto book = [&](const char* name, double& value) {
-      if (const auto it = books.find(name); it != books.end()) value = it->second;
+    const auto& stored = state.solver->energy_books;
+    auto restore = [&](const char* name, double& value) {
+      if (const auto it = stored.find(name); it != stored.end()) value = it->second;
     };
-    book("restitution", w.energy.restitution);
-    book("friction", w.energy.friction);
-    book("resting", w.energy.resting);
-    book("damping", w.energy.damping);
-    book("wall_work", w.energy.wall_work);
-    book("integration", w.energy.integration);
-    book("initial_energy", sim.initial_energy);
+    for (const auto& [name, member] : books) restore(name, w.energy.*member);
+    restore("initial_energy", sim.initial_energy);
     sim.next_frame_index = state.solver->next_frame_index;
     sim.next_frame_time = state.solver->next_frame_time;
     sim.next_log_time = state.solver->next_log_time;
@@ -205,11 +205,11 @@ void run_simulation(Simulation& sim, bool restarting, const std::function<void(d
   auto write_log = [&] {
     const EnergyBooks& e = w.energy;
     const double kinetic = kinetic_energy(w), potential = potential_energy(w, sim.settings.gravity);
-    const std::vector<double> row{double(w.step), w.time, kinetic, potential, 0, e.restitution, e.friction, e.resting,
-                                  e.damping, e.wall_work, e.integration,
-                                  kinetic + potential + e.total() - sim.initial_energy, double(report.contacts),
-                                  double(report.islands), double(report.increments), double(report.sweeps),
-                                  report.courant};
+    std::vector<double> row{double(w.step), w.time, kinetic, potential, 0};
+    for (const auto& book : books) row.push_back(e.*book.second);
+    for (double v : {kinetic + potential + e.total() - sim.initial_energy, double(report.contacts),
+                     double(report.islands), double(report.increments), double(report.sweeps), report.courant})
+      row.push_back(v);
     log.write_row(row);
   };
   auto outputs = [&] {
