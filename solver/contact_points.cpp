@@ -43,31 +43,32 @@ std::vector<ContactPatch> glue_contacts(const std::vector<NodeContact>& nodes, d
 
   std::map<std::uint32_t, std::size_t> patch_of_root;  // ordered: patches by their first node
   std::vector<ContactPatch> patches;
-  std::vector<Eigen::Vector3d> normal_sum;
-  std::vector<double> weight_sum;
   std::vector<std::uint32_t> order(n);
   std::iota(order.begin(), order.end(), 0u);
   std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return nodes[a].node < nodes[b].node; });
   for (std::uint32_t i : order) {
     auto [it, added] = patch_of_root.try_emplace(sets.root(i), patches.size());
-    if (added) {
-      patches.push_back({Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero(), nodes[i].depth, 0, nodes[i].node, 0});
-      normal_sum.push_back(Eigen::Vector3d::Zero());
-      weight_sum.push_back(0);
-    }
+    if (added) patches.push_back({Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero(), nodes[i].depth, 0, nodes[i].node, {}});
     ContactPatch& p = patches[it->second];
-    const double w = nodes[i].depth;
-    p.point += w * nodes[i].point;
-    normal_sum[it->second] += w * nodes[i].normal;
-    weight_sum[it->second] += w;
     p.depth = std::max(p.depth, nodes[i].depth);
-    p.weighted_depth += w * nodes[i].depth;
-    p.node_count += 1;
+    p.members.push_back(i);
   }
-  for (std::size_t k = 0; k < patches.size(); ++k) {
-    patches[k].point /= weight_sum[k];
-    patches[k].weighted_depth /= weight_sum[k];
-    patches[k].normal = normal_sum[k].normalized();
+  for (ContactPatch& p : patches) {
+    // Weights: the depths of the nodes inside; a patch of nodes within the margin only (none
+    // inside yet) sits at their plain mean.
+    auto weight = [&](std::uint32_t i) { return p.depth > 0 ? std::max(nodes[i].depth, 0.0) : 1.0; };
+    double weight_sum = 0;
+    Eigen::Vector3d normal_sum = Eigen::Vector3d::Zero();
+    for (std::uint32_t i : p.members) {
+      const double w = weight(i);
+      p.point += w * nodes[i].point;
+      normal_sum += w * nodes[i].normal;
+      weight_sum += w;
+      p.weighted_depth += w * nodes[i].depth;
+    }
+    p.point /= weight_sum;
+    p.weighted_depth /= weight_sum;
+    p.normal = normal_sum.normalized();
   }
   return patches;
 }

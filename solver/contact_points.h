@@ -20,12 +20,15 @@ namespace scree::solver {
 struct ContactPatch {
   Eigen::Vector3d point;   // depth-weighted mean of the nodes, world
   Eigen::Vector3d normal;  // unit depth-weighted mean of the nodes' normals
-  double depth;            // largest depth of the nodes
-  double weighted_depth;   // Σ d² / Σ d: the depth at `point` of a uniformly tilted face
+  double depth;            // largest depth of the nodes; ≤ 0 when none is inside yet
+  double weighted_depth;   // Σ d² / Σ d over the nodes inside: the depth at `point` of a
+                           // uniformly tilted face
   std::uint32_t first_node;  // smallest node index: patches come out in this order
-  std::uint32_t node_count;
+  std::vector<std::uint32_t> members;  // indices into the glued nodes, in node order
 };
 
+// The nodes may include some within a margin outside (depth ≤ 0): they join patches but weigh
+// nothing in a patch that has nodes inside.
 std::vector<ContactPatch> glue_contacts(const std::vector<NodeContact>& nodes, double glue_distance,
                                         double max_angle = 0.5235987755982988 /* 30° */);
 

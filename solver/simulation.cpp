@@ -26,6 +26,51 @@ constexpr std::pair<const char*, double EnergyBooks::*> books[] = {
     {"resting", &EnergyBooks::resting},         {"damping", &EnergyBooks::damping},
     {"wall_work", &EnergyBooks::wall_work},     {"integration", &EnergyBooks::integration}};
 
+// In a checkpoint's contact cache a wall's plane is a body of its own with an id from the top
+// of the range: 2⁶⁴ − 1 − (8 · wall + plane). Grain ids stay below 2⁶³.
+constexpr std::uint64_t wall_ids = std::uint64_t(1) << 63;
+std::uint64_t wall_plane_id(std::uint32_t wall, std::int32_t plane) {
+  return ~std::uint64_t(0) - (8 * std::uint64_t(wall) + std::uint64_t(plane));
+}
+
+formats::ContactCache contact_cache(const World& w) {
+  formats::ContactCache cache;
+  for (const auto& [key, impulse] : w.resting_impulses) {
+    const bool wall = key.b >= w.grain_count();
+    cache.body_a.push_back(w.id[key.a]);
+    cache.body_b.push_back(wall ? wall_plane_id(key.b - std::uint32_t(w.grain_count()), key.plane) : w.id[key.b]);
+    cache.node.push_back(key.node);
+    cache.impulse.push_back({impulse.x(), impulse.y(), impulse.z()});
+    cache.tangential_displacement.push_back({0, 0, 0});
+  }
+  return cache;
+}
+
+void restore_contact_cache(World& w, const formats::ContactCache& cache, const std::filesystem::path& file) {
+  std::map<std::uint64_t, std::uint32_t> grain_of_id;
+  for (std::uint32_t i = 0; i < w.grain_count(); ++i) grain_of_id[w.id[i]] = i;
+  auto grain = [&](std::uint64_t id) {
+    const auto it = grain_of_id.find(id);
+    if (it == grain_of_id.end())
+      throw formats::FileError(file, "/solver/contacts names body " + std::to_string(id) + ", which is not a grain");
+    return it->second;
+  };
+  for (std::size_t k = 0; k < cache.size(); ++k) {
+    RestingKey key{grain(cache.body_a[k]), 0, 0, cache.node[k]};
+    if (cache.body_b[k] >= wall_ids) {
+      const std::uint64_t code = ~std::uint64_t(0) - cache.body_b[k];
+      if (code / 8 >= w.walls.size())
+        throw formats::FileError(file, "/solver/contacts names wall " + std::to_string(code / 8) + " of " +
+                                           std::to_string(w.walls.size()));
+      key.b = std::uint32_t(w.grain_count() + code / 8);
+      key.plane = std::int32_t(code % 8);
+    } else {
+      key.b = grain(cache.body_b[k]);
+    }
+    w.resting_impulses[key] = vec(cache.impulse[k]);
+  }
+}
+
 std::uint32_t material_index(const formats::Case& c, const std::string& name) {
   for (std::size_t m = 0; m < c.materials.size(); ++m)
     if (c.materials[m].name == name) return std::uint32_t(m);
@@ -70,6 +115,7 @@ formats::State snapshot(const Simulation& sim, formats::StateKind kind) {
     solver.next_checkpoint_time = sim.next_checkpoint_time;
     for (const auto& [name, member] : books) solver.energy_books[name] = sim.world.energy.*member;
     solver.energy_books["initial_energy"] = sim.initial_energy;
+    solver.contacts = contact_cache(w);
     s.solver = solver;
   }
   return s;
@@ -119,6 +165,9 @@ Simulation load_simulation(const formats::Case& setup, const formats::State& sta
 
   const formats::Bodies& bodies = state.bodies;
   for (std::size_t i = 0; i < bodies.size(); ++i) {
+    if (bodies.id[i] >= wall_ids)
+      throw formats::FileError(setup.initial_state, "grain id " + std::to_string(bodies.id[i]) +
+                                                        " is 2^63 or more: such ids name walls in contact caches");
     const std::size_t t = shape_of_state_template[bodies.template_index[i]];
     const formats::Material& material = setup.material(setup.templates[t].material);
     const auto& q = bodies.orientation[i];
@@ -181,6 +230,7 @@ Simulation load_simulation(const formats::Case& setup, const formats::State& sta
     sim.next_frame_time = state.solver->next_frame_time;
     sim.next_log_time = state.solver->next_log_time;
     sim.next_checkpoint_time = state.solver->next_checkpoint_time;
+    restore_contact_cache(w, state.solver->contacts, state_file);
   } else {
     sim.next_frame_time = sim.next_log_time = w.time;
     sim.next_checkpoint_time = w.time + setup.output.checkpoint_interval.value_or(0);

@@ -9,7 +9,9 @@
 // walls) are resolved by the energy tracking method island by island, and slow contacts with
 // walls that would end penetrated are corrected (the predict–correct treatment of resting
 // contact); finally positions advance with the corrected velocities (symplectic Euler).
+#include <compare>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -81,6 +83,15 @@ struct StepReport {
   std::vector<Vec3> wall_impulse; // impulse on each wall during the step (from the grains), N·s
 };
 
+// One support point of a resting contact, the same from step to step: grain A, body B (a
+// grain, or a wall's static body), the plane of B's wall (0 for a grain) and A's boundary node
+// (−1 for a sphere).
+struct RestingKey {
+  std::uint32_t a, b;
+  std::int32_t plane, node;
+  auto operator<=>(const RestingKey&) const = default;
+};
+
 struct World {
   std::vector<GrainShape> shapes;
   // Grains, by index.
@@ -95,6 +106,10 @@ struct World {
   double time = 0;
   std::int64_t step = 0;
   EnergyBooks energy;
+  // The impulse on A of each resting support point over the last step: the next step's
+  // Gauss–Seidel passes start from it (warm start, seed 002), so that a heap at rest needs
+  // few passes. Checkpoints keep it.
+  std::map<RestingKey, Vec3> resting_impulses;
 
   std::size_t grain_count() const { return id.size(); }
   // Appends a grain of `density` (kg/m³); returns its index.

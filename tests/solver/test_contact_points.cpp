@@ -27,7 +27,7 @@ TEST(ContactPoints, FlatFaceIsOneContactAtItsCentroid) {
   EXPECT_LT((patches[0].point - Eigen::Vector3d(1, 0.5, 0)).norm(), 1e-12);
   EXPECT_LT((patches[0].normal - Eigen::Vector3d::UnitZ()).norm(), 1e-12);
   EXPECT_NEAR(patches[0].weighted_depth, 1e-3, 1e-15);
-  EXPECT_EQ(patches[0].node_count, nodes.size());
+  EXPECT_EQ(patches[0].members.size(), nodes.size());
 }
 
 // A tilted face, depth rising linearly along x: the contact moves towards the deep edge to

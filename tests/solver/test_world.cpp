@@ -152,7 +152,9 @@ TEST(World, FastGrainsDoNotTunnel) {
   while (w.time < 0.1) {
     advance(w, s);
     for (int i : {0, 1}) EXPECT_GT(w.bodies[i].position.z(), half * 0.9) << w.step;
-    EXPECT_GT(w.bodies[2].position.z() - w.bodies[1].position.z(), 2 * half * 0.9) << w.step;
+    // Spinning boxes may sit side by side; passing through would show as a deep overlap.
+    EXPECT_GT(w.bodies[2].position.z(), w.bodies[1].position.z()) << w.step;
+    EXPECT_TRUE(overlaps(w, 0.2).empty()) << w.step;
     // After grain 3 struck grain 2 (at about 13 ms) and before grain 2 reaches the floor.
     if (!checked_pair && w.time > 0.02) {
       checked_pair = true;

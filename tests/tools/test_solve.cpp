@@ -86,10 +86,18 @@ TEST(Solve, SphereBounceWritesFramesLogAndCheckpoint) {
   EXPECT_NEAR(highest_after_bounce, 0.05 + 0.25 * 0.45, 0.01 * 0.25 * 0.45);
 }
 
-TEST(Solve, RestartContinuesBitForBit) {
+struct RestartRun {
+  const char* name;
+  std::vector<formats::Vec3> grains;
+};
+void PrintTo(const RestartRun& r, std::ostream* os) { *os << r.name; }
+
+class SolveRestart : public ::testing::TestWithParam<RestartRun> {};
+
+TEST_P(SolveRestart, ContinuesBitForBit) {
   TempDir whole, first;
-  prepare(whole, "sphere_bounce", {{0, 0, 0.5}});
-  prepare(first, "sphere_bounce", {{0, 0, 0.5}}, "  duration: 0.8", "  duration: 0.4");
+  prepare(whole, "sphere_bounce", GetParam().grains);
+  prepare(first, "sphere_bounce", GetParam().grains, "  duration: 0.8", "  duration: 0.4");
   ASSERT_EQ(testing::run_tool(whole, "scree-solve", (whole / "case.yaml").string()).status, 0);
   ASSERT_EQ(testing::run_tool(first, "scree-solve", (first / "case.yaml").string()).status, 0);
   // Continue the short run to 0.8 s from its checkpoint.
@@ -105,11 +113,20 @@ TEST(Solve, RestartContinuesBitForBit) {
   EXPECT_EQ(a.step, b.step);
   EXPECT_EQ(a.bodies.position, b.bodies.position);
   EXPECT_EQ(a.bodies.velocity, b.bodies.velocity);
+  EXPECT_EQ(a.solver->contacts.impulse, b.solver->contacts.impulse);
   EXPECT_EQ(read(whole / "out" / "log.csv"), read(first / "out" / "log.csv"));
   for (const char* frame : {"frame_000004.h5", "frame_000008.h5"})
     EXPECT_EQ(formats::read_state(whole / "out" / frame).bodies.position,
               formats::read_state(first / "out" / frame).bodies.position);
 }
+
+INSTANTIATE_TEST_SUITE_P(
+    Solve, SolveRestart,
+    ::testing::Values(RestartRun{"InFlight", {{0, 0, 0.5}}},
+                      // Resting contacts start each step from the last step's impulses: the
+                      // checkpoint must carry them.
+                      RestartRun{"RestingStack", {{0, 0, 0.05}, {0, 0, 0.15}, {0, 0, 0.25}, {0.3, 0, 0.05}}}),
+    [](const auto& info) { return std::string(info.param.name); });
 
 struct BadRun {
   const char* name;
