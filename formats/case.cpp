@@ -213,6 +213,11 @@ void read_walls(Map& top, Case& c) {
   for (Map m : top.list("walls")) {
     Wall w;
     w.name = unique_name(m, names);
+    // The name goes into the log's column names.
+    if (w.name.empty() || !std::all_of(w.name.begin(), w.name.end(), [](char ch) {
+          return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_';
+        }))
+      m.fail("name", "wall name '" + w.name + "' must be lower case letters, digits and '_' (it names log columns)");
     w.type = m.choice("type", {"plane", "box"}) == "plane" ? WallType::plane : WallType::box;
     if (w.type == WallType::plane) {
       w.point = m.vec3("point");

@@ -71,6 +71,15 @@ void restore_contact_cache(World& w, const formats::ContactCache& cache, const s
   }
 }
 
+// Columns of cumulative impulse on each wall, x, y, z: a mean force over any stretch of the
+// log is their difference over the time between the rows. Checkpoints keep them by name.
+std::vector<std::string> wall_impulse_names(const formats::Case& setup) {
+  std::vector<std::string> names;
+  for (const formats::Wall& wall : setup.walls)
+    for (const char* axis : {"x", "y", "z"}) names.push_back("impulse_" + wall.name + "_" + axis);
+  return names;
+}
+
 std::uint32_t material_index(const formats::Case& c, const std::string& name) {
   for (std::size_t m = 0; m < c.materials.size(); ++m)
     if (c.materials[m].name == name) return std::uint32_t(m);
@@ -115,6 +124,8 @@ formats::State snapshot(const Simulation& sim, formats::StateKind kind) {
     solver.next_checkpoint_time = sim.next_checkpoint_time;
     for (const auto& [name, member] : books) solver.energy_books[name] = sim.world.energy.*member;
     solver.energy_books["initial_energy"] = sim.initial_energy;
+    const std::vector<std::string> impulse_names = wall_impulse_names(sim.setup);
+    for (std::size_t k = 0; k < impulse_names.size(); ++k) solver.energy_books[impulse_names[k]] = sim.wall_impulse[k / 3][k % 3];
     solver.contacts = contact_cache(w);
     s.solver = solver;
   }
@@ -129,10 +140,11 @@ std::string frame_name(std::int64_t index) {
 
 }  // namespace
 
-std::vector<std::string> log_column_names() {
+std::vector<std::string> log_column_names(const formats::Case& setup) {
   std::vector<std::string> names{"step", "time", "kinetic", "potential", "stored"};
   for (const auto& book : books) names.push_back(book.first);
   for (const char* name : {"energy_error", "contacts", "islands", "increments", "sweeps", "courant"}) names.push_back(name);
+  for (const std::string& name : wall_impulse_names(setup)) names.push_back(name);
   return names;
 }
 
@@ -219,6 +231,7 @@ Simulation load_simulation(const formats::Case& setup, const formats::State& sta
                                              ": lower the step, or set time.allow_above_courant_limit: true");
 
   sim.initial_energy = kinetic_energy(w) + potential_energy(w, sim.settings.gravity);
+  sim.wall_impulse.assign(w.walls.size(), Vec3::Zero());
   if (state.solver) {
     const auto& stored = state.solver->energy_books;
     auto restore = [&](const char* name, double& value) {
@@ -226,6 +239,8 @@ Simulation load_simulation(const formats::Case& setup, const formats::State& sta
     };
     for (const auto& [name, member] : books) restore(name, w.energy.*member);
     restore("initial_energy", sim.initial_energy);
+    const std::vector<std::string> impulse_names = wall_impulse_names(setup);
+    for (std::size_t k = 0; k < impulse_names.size(); ++k) restore(impulse_names[k].c_str(), sim.wall_impulse[k / 3][k % 3]);
     sim.next_frame_index = state.solver->next_frame_index;
     sim.next_frame_time = state.solver->next_frame_time;
     sim.next_log_time = state.solver->next_log_time;
@@ -243,10 +258,11 @@ void run_simulation(Simulation& sim, bool restarting, const std::function<void(d
   World& w = sim.world;
   std::filesystem::create_directories(c.output.directory);
   std::vector<formats::CsvColumn> columns;
-  const std::vector<std::string> names = log_column_names();
-  const std::map<std::string, std::string> units{{"step", "1"},     {"time", "s"},    {"contacts", "1"},
+  const std::vector<std::string> names = log_column_names(c);
+  std::map<std::string, std::string> units{{"step", "1"},     {"time", "s"},    {"contacts", "1"},
                                                  {"islands", "1"},  {"increments", "1"}, {"sweeps", "1"},
                                                  {"courant", "1"}};
+  for (const std::string& name : wall_impulse_names(c)) units[name] = "N*s";
   for (const std::string& name : names) columns.push_back({name, units.count(name) ? units.at(name) : "J"});
   formats::CsvLogWriter log(c.output.log, columns, restarting);
 
@@ -260,6 +276,7 @@ void run_simulation(Simulation& sim, bool restarting, const std::function<void(d
     for (double v : {kinetic + potential + e.total() - sim.initial_energy, double(report.contacts),
                      double(report.islands), double(report.increments), double(report.sweeps), report.courant})
       row.push_back(v);
+    for (const Vec3& impulse : sim.wall_impulse) row.insert(row.end(), impulse.data(), impulse.data() + 3);
     log.write_row(row);
   };
   auto outputs = [&] {
@@ -280,6 +297,7 @@ void run_simulation(Simulation& sim, bool restarting, const std::function<void(d
   if (!restarting) outputs();
   while (w.time < c.time.duration - half) {
     report = advance(w, sim.settings);
+    for (std::size_t k = 0; k < sim.wall_impulse.size(); ++k) sim.wall_impulse[k] += report.wall_impulse[k];
     outputs();
     if (progress) progress(w.time, c.time.duration);
   }

@@ -20,6 +20,7 @@ struct Simulation {
   std::int64_t next_frame_index = 0;
   double next_frame_time = 0, next_log_time = 0, next_checkpoint_time = 0;
   double initial_energy = 0;  // K + V at the start of the run (a checkpoint carries it on)
+  std::vector<Vec3> wall_impulse;  // on each wall from the grains since the start, N·s
 };
 
 // Builds the world: one grain shape per case template (avatars read once, shared by every
@@ -37,7 +38,8 @@ Simulation load_simulation(const formats::Case& setup, const formats::State& sta
 void run_simulation(Simulation& sim, bool restarting,
                     const std::function<void(double, double)>& progress = {});
 
-// The log's columns (docs/formats.md, "log.csv of scree-solve").
-std::vector<std::string> log_column_names();
+// The log's columns (docs/formats.md, "log.csv of scree-solve"), with three columns of
+// cumulative impulse per wall of the case.
+std::vector<std::string> log_column_names(const formats::Case& setup);
 
 }  // namespace scree::solver

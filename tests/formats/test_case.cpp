@@ -269,6 +269,10 @@ const BadCase bad_cases[] = {
      "walls:\n  - name: w\n    type: plane\n    point: [0, 0, 0]\n    normal: [0, 0, 1]\n"
      "    max: [1, 1, 1]\n    material: rock\n",
      23, "walls[0].max", "unknown key"},
+    {"WallNameNotAColumnName", "",
+     "walls:\n  - name: Side-Wall\n    type: plane\n    point: [0, 0, 0]\n    normal: [0, 0, 1]\n"
+     "    material: rock\n",
+     19, "walls[0].name", "must be lower case letters, digits and '_'"},
     {"BadRanks", "", "parallel:\n  ranks: [2, 0, 1]\n", 19, "parallel.ranks",
      "expected 'auto' or a list of 3 positive integers"},
     {"TemplateWithFileAndSphere", "    file: grain.vdb\n", "    file: grain.vdb\n    sphere: 0.1\n", 15,

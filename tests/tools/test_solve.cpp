@@ -86,6 +86,24 @@ TEST(Solve, SphereBounceWritesFramesLogAndCheckpoint) {
   EXPECT_NEAR(highest_after_bounce, 0.05 + 0.25 * 0.45, 0.01 * 0.25 * 0.45);
 }
 
+// A stack of three balls and one ball beside it rest on the floor: the floor's impulse column
+// grows by the weight of all four every second, and energy stays put.
+TEST(Solve, WallImpulseCarriesTheWeightOfARestingStack) {
+  TempDir dir;
+  prepare(dir, "sphere_bounce", {{0, 0, 0.05}, {0, 0, 0.15}, {0, 0, 0.25}, {0.3, 0, 0.05}}, "  duration: 0.8",
+          "  duration: 0.2");
+  const auto run = testing::run_tool(dir, "scree-solve", (dir / "case.yaml").string());
+  ASSERT_EQ(run.status, 0) << run.err;
+  const formats::CsvTable log = formats::read_csv_log(dir / "out" / "log.csv");
+  const auto& first = log.rows[50];
+  const auto& last = log.rows.back();
+  const double weight = 4 * 7850 * 4.0 / 3.0 * M_PI * 0.05 * 0.05 * 0.05 * 9.81;
+  const std::size_t z = log.column("impulse_floor_z"), t = log.column("time");
+  EXPECT_NEAR((last[z] - first[z]) / (last[t] - first[t]), -weight, 1e-6 * weight);
+  EXPECT_EQ(last[log.column("impulse_floor_x")], 0);
+  EXPECT_LT(last[log.column("kinetic")], 1e-12 * weight);
+}
+
 struct RestartRun {
   const char* name;
   std::vector<formats::Vec3> grains;
