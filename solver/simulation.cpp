@@ -26,11 +26,11 @@ constexpr std::pair<const char*, double EnergyBooks::*> books[] = {
     {"resting", &EnergyBooks::resting},         {"damping", &EnergyBooks::damping},
     {"wall_work", &EnergyBooks::wall_work},     {"integration", &EnergyBooks::integration}};
 
-// In a checkpoint's contact cache a wall's plane is a body of its own with an id from the top
-// of the range: 2⁶⁴ − 1 − (8 · wall + plane). Grain ids stay below 2⁶³.
-constexpr std::uint64_t wall_ids = std::uint64_t(1) << 63;
+// In a checkpoint's contact cache plane p of wall k is the body 2⁶³ + 1 + 8k + p
+// (docs/formats.md, "Ids").
+constexpr std::uint64_t first_wall_id = (std::uint64_t(1) << 63) + 1;
 std::uint64_t wall_plane_id(std::uint32_t wall, std::int32_t plane) {
-  return ~std::uint64_t(0) - (8 * std::uint64_t(wall) + std::uint64_t(plane));
+  return first_wall_id + 8 * std::uint64_t(wall) + std::uint64_t(plane);
 }
 
 formats::ContactCache contact_cache(const World& w) {
@@ -57,8 +57,8 @@ void restore_contact_cache(World& w, const formats::ContactCache& cache, const s
   };
   for (std::size_t k = 0; k < cache.size(); ++k) {
     RestingKey key{grain(cache.body_a[k]), 0, 0, cache.node[k]};
-    if (cache.body_b[k] >= wall_ids) {
-      const std::uint64_t code = ~std::uint64_t(0) - cache.body_b[k];
+    if (cache.body_b[k] >= first_wall_id) {
+      const std::uint64_t code = cache.body_b[k] - first_wall_id;
       if (code / 8 >= w.walls.size())
         throw formats::FileError(file, "/solver/contacts names wall " + std::to_string(code / 8) + " of " +
                                            std::to_string(w.walls.size()));
@@ -177,9 +177,6 @@ Simulation load_simulation(const formats::Case& setup, const formats::State& sta
 
   const formats::Bodies& bodies = state.bodies;
   for (std::size_t i = 0; i < bodies.size(); ++i) {
-    if (bodies.id[i] >= wall_ids)
-      throw formats::FileError(setup.initial_state, "grain id " + std::to_string(bodies.id[i]) +
-                                                        " is 2^63 or more: such ids name walls in contact caches");
     const std::size_t t = shape_of_state_template[bodies.template_index[i]];
     const formats::Material& material = setup.material(setup.templates[t].material);
     const auto& q = bodies.orientation[i];
