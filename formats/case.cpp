@@ -31,7 +31,14 @@ double read_interval(Map& m, const std::string& key, double step) {
 
 TimeSettings read_time(Map m) {
   TimeSettings t;
-  t.step = m.real("step", yaml::positive);
+  // `step: auto` with `max_step`, or a fixed step.
+  if (m.has("step") && m.node("step").IsScalar() && m.node("step").Scalar() == "auto") {
+    t.automatic_step = true;
+    t.step = m.real("max_step", yaml::positive);
+  } else {
+    if (m.has("max_step")) m.fail("max_step", "goes with 'step: auto' only");
+    t.step = m.real("step", yaml::positive);
+  }
   t.duration = m.real("duration", yaml::positive);
   if (t.duration < t.step) m.fail("duration", "must be at least one time.step");
   t.courant_limit = m.real_or("courant_limit", t.courant_limit, yaml::positive);

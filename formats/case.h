@@ -13,7 +13,10 @@ namespace scree::formats {
 using Vec3 = std::array<double, 3>;
 
 struct TimeSettings {
-  double step = 0;      // Δt, s
+  // Δt, s; with `automatic_step` the largest step: each step is then chosen so that no grain
+  // moves more than `courant_limit` of its smallest half-extent, and lands on output times.
+  double step = 0;
+  bool automatic_step = false;
   double duration = 0;  // simulated time, s
   // The largest Courant number (distance a grain moves in a step over its smallest
   // half-extent) the run accepts; a step above it at the start is an error unless allowed.

@@ -94,7 +94,12 @@ void emit_file_list(CaseEmitter& e, const char* key, const std::vector<Entry>& e
 void emit_case(CaseEmitter& e, const Case& c) {
   e.out() << YAML::BeginMap;
   e.begin_map("time");
-  e.real("step", c.time.step);
+  if (c.time.automatic_step) {
+    e.text("step", "auto");
+    e.real("max_step", c.time.step);
+  } else {
+    e.real("step", c.time.step);
+  }
   e.real("duration", c.time.duration);
   e.real("courant_limit", c.time.courant_limit);
   e.text("allow_above_courant_limit", c.time.allow_above_courant_limit ? "true" : "false");

@@ -1,5 +1,6 @@
 #include "solver/simulation.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -132,6 +133,19 @@ formats::State snapshot(const Simulation& sim, formats::StateKind kind) {
   return s;
 }
 
+// The case's step, or the Courant step shortened to land on the next output time without
+// leaving a sliver of a step before it.
+double next_time_step(const Simulation& sim) {
+  const formats::TimeSettings& t = sim.setup.time;
+  if (!t.automatic_step) return t.step;
+  const double step = courant_time_step(sim.world, sim.settings.gravity, t.courant_limit, t.step);
+  double next_output = std::min({sim.next_log_time, sim.next_frame_time, t.duration});
+  if (sim.setup.output.checkpoint_interval) next_output = std::min(next_output, sim.next_checkpoint_time);
+  const double left = next_output - sim.world.time;
+  if (left <= step) return left;
+  return left < 2 * step ? 0.5 * left : step;
+}
+
 std::string frame_name(std::int64_t index) {
   char name[32];
   std::snprintf(name, sizeof name, "frame_%06lld.h5", static_cast<long long>(index));
@@ -221,7 +235,7 @@ Simulation load_simulation(const formats::Case& setup, const formats::State& sta
   World kicked = w;
   for (std::size_t i = 0; i < kicked.grain_count(); ++i) kicked.bodies[i].velocity += sim.settings.gravity * setup.time.step;
   const double courant = courant_number(kicked, setup.time.step);
-  if (courant > setup.time.courant_limit && !setup.time.allow_above_courant_limit)
+  if (!setup.time.automatic_step && courant > setup.time.courant_limit && !setup.time.allow_above_courant_limit)
     throw formats::FileError(setup.file, "time.step " + std::to_string(setup.time.step) + " s gives Courant number " +
                                              std::to_string(courant) + " at the start, above time.courant_limit " +
                                              std::to_string(setup.time.courant_limit) +
@@ -263,7 +277,8 @@ void run_simulation(Simulation& sim, bool restarting, const std::function<void(d
   for (const std::string& name : names) columns.push_back({name, units.count(name) ? units.at(name) : "J"});
   formats::CsvLogWriter log(c.output.log, columns, restarting);
 
-  const double dt = sim.settings.time_step, half = 0.5 * dt;
+  // Output times are met within half a fixed step; automatic steps land on them.
+  const double half = c.time.automatic_step ? 1e-9 * c.time.step : 0.5 * c.time.step;
   StepReport report;
   auto write_log = [&] {
     const EnergyBooks& e = w.energy;
@@ -293,6 +308,7 @@ void run_simulation(Simulation& sim, bool restarting, const std::function<void(d
   };
   if (!restarting) outputs();
   while (w.time < c.time.duration - half) {
+    sim.settings.time_step = next_time_step(sim);
     report = advance(w, sim.settings);
     for (std::size_t k = 0; k < sim.wall_impulse.size(); ++k) sim.wall_impulse[k] += report.wall_impulse[k];
     outputs();

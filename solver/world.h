@@ -126,6 +126,10 @@ double potential_energy(const World& world, const Vec3& gravity);  // −Σ m g�
 // number the time step is chosen by (seed 000 §3.4: the step is limited by penetration only).
 double courant_number(const World& world, double dt);
 
+// The largest step up to `max_step` whose Courant number stays within `courant_limit` after
+// one step of gravity: Δt = C h / (|v| + |g| Δt_max + |ω| R), the least over grains.
+double courant_time_step(const World& world, const Vec3& gravity, double courant_limit, double max_step);
+
 // Contacts in the current configuration deeper than `fraction` of the smaller half-width
 // of the grain(s) involved: initial states must not start with grains inside each other.
 struct Overlap {

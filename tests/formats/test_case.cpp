@@ -129,6 +129,19 @@ TEST(Case, SphereTemplatesMovingWallsAndCourantLimitParse) {
   EXPECT_EQ(again, c);
 }
 
+TEST(Case, AutomaticStepParsesAndRoundTrips) {
+  TempDir dir;
+  std::string text = minimal_case;
+  text.replace(text.find("  step: 0.001\n"), 14, "  step: auto\n  max_step: 2.0e-3\n");
+  const Case c = read_text_case(dir, text);
+  EXPECT_TRUE(c.time.automatic_step);
+  EXPECT_EQ(c.time.step, 2e-3);
+  write_case(dir / "again.yaml", c);
+  Case again = read_case(dir / "again.yaml");
+  again.file = c.file;
+  EXPECT_EQ(again, c);
+}
+
 TEST(Case, OtherSchemesAndRanksParse) {
   TempDir dir;
   std::string text = minimal_case;
@@ -252,6 +265,9 @@ const BadCase bad_cases[] = {
      "unknown material 'granit' (materials: rock)"},
     {"GrainMaterialWithoutDensity", "    density: 2650\n", "", 15, "templates[0].material",
      "has no density"},
+    {"MaxStepWithFixedStep", "  step: 0.001\n", "  step: 0.001\n  max_step: 0.01\n", 3, "time.max_step",
+     "goes with 'step: auto' only"},
+    {"AutomaticStepWithoutMaxStep", "  step: 0.001\n", "  step: auto\n", 2, "time.max_step", "required key is missing"},
     {"DuplicateMaterial", "    restitution: 0.6\n",
      "    restitution: 0.6\n  - name: rock\n    friction: 1\n    restitution: 0\n", 13,
      "materials[1].name", "duplicate name 'rock'"},

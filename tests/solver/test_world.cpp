@@ -165,6 +165,22 @@ TEST(World, FastGrainsDoNotTunnel) {
   EXPECT_GT(w.bodies[0].velocity.z(), 0);  // bounced
 }
 
+// The automatic step: the fastest grain, with one step of gravity and its spin at the
+// bounding radius, moves the Courant limit of its smallest half-extent.
+TEST(World, CourantTimeStepFollowsTheFastestGrain) {
+  World w;
+  w.shapes.push_back(GrainShape::sphere(0.05));
+  w.add_grain(1, 0, 0, 2650, 1, Vec3(0, 0, 1), Quat::Identity());
+  w.add_grain(2, 0, 0, 2650, 2, Vec3(1, 0, 1), Quat::Identity());
+  w.bodies[0].velocity = Vec3(3, 0, 4);
+  w.bodies[1].angular_velocity = Vec3(0, 10, 0);
+  const double max_step = 1e-2, g = 9.81;
+  const double first = 0.25 * 0.05 / (5 + g * max_step), second = 0.25 * 0.1 / (g * max_step + 10 * 0.1);
+  EXPECT_DOUBLE_EQ(courant_time_step(w, Vec3(0, 0, -g), 0.25, max_step), std::min(first, second));
+  w.bodies[0].velocity = w.bodies[1].angular_velocity = Vec3::Zero();
+  EXPECT_DOUBLE_EQ(courant_time_step(w, Vec3::Zero(), 0.25, max_step), max_step);  // nothing moves
+}
+
 // In free flight symplectic Euler loses ½ m |g|² Δt² a step; the books say so exactly.
 TEST(World, FreeFallBooksTheIntegrator) {
   World w;

@@ -86,6 +86,36 @@ TEST(Solve, SphereBounceWritesFramesLogAndCheckpoint) {
   EXPECT_NEAR(highest_after_bounce, 0.05 + 0.25 * 0.45, 0.01 * 0.25 * 0.45);
 }
 
+// With `step: auto` every step keeps the Courant number within the limit, frames fall on
+// their times exactly, and the ball still rebounds with e.
+TEST(Solve, AutomaticStepKeepsTheCourantLimitAndLandsOnFrames) {
+  TempDir dir;
+  prepare(dir, "sphere_bounce", {{0, 0, 0.5}}, "  step: 1.0e-4", "  step: auto\n  max_step: 1.0e-3\n  courant_limit: 0.02");
+  const auto run = testing::run_tool(dir, "scree-solve", (dir / "case.yaml").string());
+  ASSERT_EQ(run.status, 0) << run.err;
+  for (int f = 0; f <= 8; ++f) {
+    char name[32];
+    std::snprintf(name, sizeof name, "frame_%06d.h5", f);
+    EXPECT_NEAR(formats::read_state(dir / "out" / name).time, 0.1 * f, 1e-12);
+  }
+  const formats::CsvTable log = formats::read_csv_log(dir / "out" / "log.csv");
+  ASSERT_EQ(log.rows.size(), 801u);
+  double largest = 0, highest_after_bounce = 0, previous_z = 0.5;
+  bool bounced = false;
+  const double initial = log.rows[0][log.column("potential")];
+  for (const auto& row : log.rows) {
+    // After a bounce the Courant number is that of the rebound speed, e times the impact's.
+    largest = std::max(largest, row[log.column("courant")]);
+    const double z = row[log.column("potential")] / (initial / 0.5);
+    if (z > previous_z) bounced = true;
+    if (bounced) highest_after_bounce = std::max(highest_after_bounce, z);
+    previous_z = z;
+  }
+  EXPECT_LE(largest, 0.02);
+  EXPECT_GT(largest, 0.5 * 0.02);  // it did limit the step
+  EXPECT_NEAR(highest_after_bounce, 0.05 + 0.25 * 0.45, 0.01 * 0.25 * 0.45);
+}
+
 // A stack of three balls and one ball beside it rest on the floor: the floor's impulse column
 // grows by the weight of all four every second, and energy stays put.
 TEST(Solve, WallImpulseCarriesTheWeightOfARestingStack) {
