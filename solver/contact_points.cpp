@@ -11,7 +11,8 @@
 
 namespace scree::solver {
 
-std::vector<ContactPatch> glue_contacts(const std::vector<NodeContact>& nodes, double glue_distance, double max_angle) {
+std::vector<ContactPatch> glue_contacts(const std::vector<NodeContact>& nodes, double glue_distance, double max_angle,
+                                        double margin) {
   if (!(glue_distance > 0)) throw std::invalid_argument("glue distance must be > 0");
   const std::size_t n = nodes.size();
   SmallestRootSets sets(n);
@@ -54,9 +55,7 @@ std::vector<ContactPatch> glue_contacts(const std::vector<NodeContact>& nodes, d
     p.members.push_back(i);
   }
   for (ContactPatch& p : patches) {
-    // Weights: the depths of the nodes inside; a patch of nodes within the margin only (none
-    // inside yet) sits at their plain mean.
-    auto weight = [&](std::uint32_t i) { return p.depth > 0 ? std::max(nodes[i].depth, 0.0) : 1.0; };
+    auto weight = [&](std::uint32_t i) { return std::max(nodes[i].depth + margin, 0.0); };
     double weight_sum = 0;
     Eigen::Vector3d normal_sum = Eigen::Vector3d::Zero();
     for (std::uint32_t i : p.members) {

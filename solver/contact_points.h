@@ -27,9 +27,11 @@ struct ContactPatch {
   std::vector<std::uint32_t> members;  // indices into the glued nodes, in node order
 };
 
-// The nodes may include some within a margin outside (depth ≤ 0): they join patches but weigh
-// nothing in a patch that has nodes inside.
+// The nodes may include some within `margin` outside (depth ≤ 0). Nodes weigh depth + margin:
+// a face that touches to within round-off (depths ±1e-16) is then weighed evenly instead of by
+// the sign of its round-off, and a face that has only nodes within the margin still has a place.
+constexpr double default_glue_angle = 0.5235987755982988;  // 30°
 std::vector<ContactPatch> glue_contacts(const std::vector<NodeContact>& nodes, double glue_distance,
-                                        double max_angle = 0.5235987755982988 /* 30° */);
+                                        double max_angle = default_glue_angle, double margin = 0);
 
 }  // namespace scree::solver

@@ -182,8 +182,9 @@ std::vector<std::pair<Vec3, Vec3>> wall_planes(const Wall& wall, const Vec3& off
 
 class ContactFinder {
  public:
-  // Contacts are the nodes inside; support faces also take the nodes within `margin` outside,
-  // so that a resting contact keeps its points while round-off moves it in and out.
+  // Contacts take the nodes inside and those within `margin` outside: a resting contact keeps
+  // its points while round-off moves it in and out, and a face about to strike collides as a
+  // whole, not first with the half that happens to be a hair deeper.
   ContactFinder(const World& world, const std::vector<RigidBody>& posed, double dt, double margin)
       : world_(world), posed_(posed), dt_(dt), margin_(margin) {
     for (std::size_t i = 0; i < world.grain_count(); ++i)
@@ -199,7 +200,9 @@ class ContactFinder {
       centres.push_back(posed_[i].position);
       radii.push_back(radius(i));
     }
-    for (const auto& [i, j] : overlapping_pairs(centres, radii, margin_)) grain_pair(i, j);
+    double widest = 0;
+    for (std::size_t i = 0; i < world_.grain_count(); ++i) widest = std::max(widest, margin(i));
+    for (const auto& [i, j] : overlapping_pairs(centres, radii, widest)) grain_pair(i, j);
     for (std::uint32_t i = 0; i < world_.grain_count(); ++i)
       for (std::size_t w = 0; w < world_.walls.size(); ++w) grain_wall(i, w);
     return std::move(contacts_);
@@ -211,27 +214,31 @@ class ContactFinder {
   // The bounding radius is the farthest node; the level set's surface bulges a little beyond
   // it between nodes, so node culling reaches a glue distance further.
   double reach(std::size_t i) const { return radius(i) + shape(i).glue_distance * world_.scale[i]; }
+  // The margin of grain i's nodes: at least a millionth of its size, so that a face touching
+  // to within round-off counts as touching all over.
+  double margin(std::size_t i) const { return std::max(margin_, 1e-6 * radius(i)); }
 
   // Glued contacts of A's nodes in B. Against a wall they share the plane's support face;
   // between grains each is a face of its own.
   void add_patches(std::uint32_t a, std::uint32_t b, std::int32_t wall, std::int32_t face,
                    const std::vector<NodeContact>& nodes) {
     if (nodes.empty()) return;
-    for (const ContactPatch& p : glue_contacts(nodes, shape(a).glue_distance * world_.scale[a])) {
+    for (const ContactPatch& p :
+         glue_contacts(nodes, shape(a).glue_distance * world_.scale[a], default_glue_angle, margin(a))) {
       std::int32_t patch_face = face;
       if (wall < 0) {
         patch_face = std::int32_t(faces.size());
         faces.push_back({a, b, -1, p.normal,
                          support_points(nodes, p.members, p.normal, {a, b, 0, -1}, shape(a).glue_distance * world_.scale[a])});
       }
-      if (p.depth > 0) contacts_.push_back({a, b, p.point, p.normal, p.weighted_depth, wall, patch_face});
+      contacts_.push_back({a, b, p.point, p.normal, p.weighted_depth, wall, patch_face});
     }
   }
 
   // A contact of one point (a sphere's), with its face.
   void add_point_contact(std::uint32_t a, std::uint32_t b, std::int32_t wall, std::int32_t plane, const Vec3& point,
                          const Vec3& normal, double depth) {
-    if (depth > 0) contacts_.push_back({a, b, point, normal, depth, wall, std::int32_t(faces.size())});
+    contacts_.push_back({a, b, point, normal, depth, wall, std::int32_t(faces.size())});
     faces.push_back({a, b, wall, normal, {{point, depth, {a, b, plane, -1}}}});
   }
 
@@ -240,14 +247,14 @@ class ContactFinder {
     if (sphere_i && sphere_j) {
       const Vec3 d = posed_[i].position - posed_[j].position;
       const double gap = d.norm() - radius(i) - radius(j);
-      if (gap >= margin_) return;
+      if (gap >= std::max(margin(i), margin(j))) return;
       const Vec3 n = d / d.norm();
       add_point_contact(i, j, -1, 0, posed_[j].position + n * (radius(j) + 0.5 * gap), n, -gap);
     } else if (sphere_i || sphere_j) {
       const std::uint32_t s = sphere_i ? i : j, g = sphere_i ? j : i;
       Vec3 gradient;
       const double phi = posed_value(*shape(g).level_set, poses_[g], posed_[s].position, &gradient);
-      if (phi >= radius(s) + margin_ || gradient.squaredNorm() == 0) return;
+      if (phi >= radius(s) + margin(s) || gradient.squaredNorm() == 0) return;
       const Vec3 n = gradient.normalized();
       add_point_contact(s, g, -1, 0, posed_[s].position - 0.5 * (radius(s) + phi) * n, n, radius(s) - phi);
     } else {
@@ -257,10 +264,10 @@ class ContactFinder {
       const bool i_master = radius(i) <= radius(j);
       const std::uint32_t m = i_master ? i : j, o = i_master ? j : i;
       add_patches(m, o, -1, -1,
-                  node_contacts(*shape(m).level_set, poses_[m], *shape(o).level_set, poses_[o], margin_, reach(o)));
+                  node_contacts(*shape(m).level_set, poses_[m], *shape(o).level_set, poses_[o], margin(m), reach(o)));
       if (radius(o) <= both_ways_ratio * radius(m))
         add_patches(o, m, -1, -1,
-                    node_contacts(*shape(o).level_set, poses_[o], *shape(m).level_set, poses_[m], margin_, reach(m)));
+                    node_contacts(*shape(o).level_set, poses_[o], *shape(m).level_set, poses_[m], margin(o), reach(m)));
     }
   }
 
@@ -271,7 +278,7 @@ class ContactFinder {
     for (std::int32_t plane = 0; plane < std::int32_t(planes.size()); ++plane) {
       const auto& [point, normal] = planes[plane];
       const double centre = normal.dot(posed_[i].position - point);
-      if (centre >= radius(i) + margin_) continue;
+      if (centre >= radius(i) + margin(i)) continue;
       if (!shape(i).level_set) {
         add_point_contact(i, body, std::int32_t(w), plane, posed_[i].position - normal * 0.5 * (centre + radius(i)), normal,
                           radius(i) - centre);
@@ -282,7 +289,7 @@ class ContactFinder {
       for (std::uint32_t k = 0; k < template_nodes.size(); ++k) {
         const Vec3 x = poses_[i].position + poses_[i].orientation * (poses_[i].scale * template_nodes[k].cast<double>());
         const double d = normal.dot(x - point);
-        if (d < margin_) nodes.push_back({k, x, normal, -d});
+        if (d < margin(i)) nodes.push_back({k, x, normal, -d});
       }
       if (nodes.empty()) continue;
       std::vector<std::uint32_t> all(nodes.size());
