@@ -157,7 +157,7 @@ TEST(EnergyTracking, NewtonsCradleConservesAndConvergesInAlpha) {
     for (std::size_t i = 0; i + 1 < 5; ++i) EXPECT_LE(by_alpha.back()[i], by_alpha.back()[i + 1] + 1e-12);
   }
   for (std::size_t i = 0; i < 5; ++i) {
-    EXPECT_NEAR(by_alpha[0][i], by_alpha[1][i], 0.025) << i;
+    EXPECT_NEAR(by_alpha[0][i], by_alpha[1][i], 0.01) << i;  // issue 4: below 1 % of v0
     EXPECT_NEAR(by_alpha[1][i], by_alpha[2][i], 0.0025) << i;
   }
   // The first ball bounces back and the last leaves fastest (α → ∞: −0.41, 0.04, 0.20, 0.36, 0.81).
