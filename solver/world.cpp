@@ -223,13 +223,12 @@ class ContactFinder {
   void add_patches(std::uint32_t a, std::uint32_t b, std::int32_t wall, std::int32_t face,
                    const std::vector<NodeContact>& nodes) {
     if (nodes.empty()) return;
-    for (const ContactPatch& p :
-         glue_contacts(nodes, shape(a).glue_distance * world_.scale[a], default_glue_angle, margin(a))) {
+    const double glue = shape(a).glue_distance * world_.scale[a];
+    for (const ContactPatch& p : glue_contacts(nodes, glue, default_glue_angle, margin(a))) {
       std::int32_t patch_face = face;
       if (wall < 0) {
         patch_face = std::int32_t(faces.size());
-        faces.push_back({a, b, -1, p.normal,
-                         support_points(nodes, p.members, p.normal, {a, b, 0, -1}, shape(a).glue_distance * world_.scale[a])});
+        faces.push_back({a, b, -1, p.normal, support_points(nodes, p.members, p.normal, {a, b, 0, -1}, glue)});
       }
       contacts_.push_back({a, b, p.point, p.normal, p.weighted_depth, wall, patch_face});
     }
@@ -365,20 +364,22 @@ void rest(World& world, const std::map<RestingKey, Vec3>& last_step, std::map<Re
   // Each point starts from what it has applied in this step's earlier sweeps, so that a later
   // sweep may take back some of it; a point met for the first time applies its impulse of the
   // last step first.
+  auto start_from = [](RestingPoint& p, const Vec3& impulse) {
+    const Vec3& n = p.frame.normal;
+    p.normal_impulse = std::max(0.0, n.dot(impulse));
+    p.friction_impulse = impulse - n.dot(impulse) * n;
+  };
   for (RestingPoint& p : points) {
     const auto [earlier, first_met] = step_impulses.try_emplace(p.key, Vec3::Zero());
     const auto last = last_step.find(p.key);
     if (!first_met || last == last_step.end()) {
-      p.normal_impulse = std::max(0.0, p.frame.normal.dot(earlier->second));
-      p.friction_impulse = earlier->second - p.frame.normal.dot(earlier->second) * p.frame.normal;
+      start_from(p, earlier->second);
       continue;
     }
-    const Vec3& n = p.frame.normal;
-    p.normal_impulse = std::max(0.0, n.dot(last->second));
-    p.friction_impulse = last->second - n.dot(last->second) * n;
+    start_from(p, last->second);
     const double cap = p.frame.friction * p.normal_impulse;
     if (p.friction_impulse.norm() > cap) p.friction_impulse *= cap / p.friction_impulse.norm();
-    apply(p, p.normal_impulse * n + p.friction_impulse);
+    apply(p, p.normal_impulse * p.frame.normal + p.friction_impulse);
   }
   gauss_seidel(points, [&](RestingPoint& p) {
     const Vec3& n = p.frame.normal;
