@@ -39,7 +39,11 @@ double trilinear(const float (&corner)[8], const Vec3d& local) {
   return (v00 * (1 - y) + v01 * y) * (1 - x) + (v10 * (1 - y) + v11 * y) * x;
 }
 
-std::vector<double> cubic_sign_changes(const Cubic& c) {
+// `inside` comes in as the state at s = 0 and leaves as the state at s = 1. Carrying it from
+// one cell to the next, rather than evaluating each cell's start again, counts every sign
+// change once even where φ is zero at a cell face and round-off gives the two cells'
+// interpolants opposite signs there.
+std::vector<double> cubic_sign_changes(const Cubic& c, bool& inside) {
   // Split [0, 1] at the cubic's extrema; each piece is monotone, with at most one change.
   std::vector<double> cuts{0.0};
   double a = 3 * c.c3, b = 2 * c.c2, d = c.c1;
@@ -58,8 +62,9 @@ std::vector<double> cubic_sign_changes(const Cubic& c) {
   std::vector<double> roots;
   for (std::size_t i = 0; i + 1 < cuts.size(); ++i) {
     double lo = cuts[i], hi = cuts[i + 1];
-    bool lo_inside = c(lo) < 0;
-    if (lo_inside == (c(hi) < 0)) continue;
+    const bool lo_inside = inside;
+    inside = c(hi) < 0;
+    if (lo_inside == inside) continue;
     for (int k = 0; k < 60; ++k) {
       double mid = 0.5 * (lo + hi);
       ((c(mid) < 0) == lo_inside ? lo : hi) = mid;
@@ -84,6 +89,7 @@ std::vector<Vec3d> index_crossings(Accessor& acc, const Vec3d& from, const Vec3d
   }
   std::sort(ts.begin(), ts.end());
   std::vector<Vec3d> out;
+  bool inside = false, started = false;
   for (std::size_t i = 0; i + 1 < ts.size(); ++i) {
     double t0 = ts[i], t1 = ts[i + 1];
     if (t1 - t0 < 1e-14) continue;
@@ -95,7 +101,8 @@ std::vector<Vec3d> index_crossings(Accessor& acc, const Vec3d& from, const Vec3d
     const Vec3d base(cell[0], cell[1], cell[2]);
     auto at = [&](double s) { return trilinear(corner, from + d * (t0 + s * (t1 - t0)) - base); };
     Cubic c = Cubic::through(at(0), at(1.0 / 3), at(2.0 / 3), at(1));
-    for (double s : cubic_sign_changes(c)) out.push_back(from + d * (t0 + s * (t1 - t0)));
+    if (!started) inside = c(0) < 0, started = true;
+    for (double s : cubic_sign_changes(c, inside)) out.push_back(from + d * (t0 + s * (t1 - t0)));
   }
   return out;
 }
@@ -186,19 +193,64 @@ std::vector<Vec3d> surface_nodes(const openvdb::FloatGrid& phi, std::size_t coun
   return to_world(phi, std::move(nodes));
 }
 
+// Rays along each axis through the centres of a square grid of `spacing` laid around `centre`
+// (world coordinates), each running the whole length of the shape's box symmetrically about
+// the centre, so that the rays of a mirror-symmetric shape come in mirror pairs.
+std::vector<Vec3d> grid_nodes(const openvdb::FloatGrid& phi, const Vec3d& centre, double spacing) {
+  const auto box = phi.evalActiveVoxelBoundingBox();
+  Vec3d reach(0);  // the largest distance from the centre to the box, per axis
+  for (int corner = 0; corner < 8; ++corner) {
+    const Vec3d index((corner & 4 ? box.max()[0] + 1 : box.min()[0] - 1), (corner & 2 ? box.max()[1] + 1 : box.min()[1] - 1),
+                      (corner & 1 ? box.max()[2] + 1 : box.min()[2] - 1));
+    const Vec3d offset = phi.transform().indexToWorld(index) - centre;
+    for (int a = 0; a < 3; ++a) reach[a] = std::max(reach[a], std::abs(offset[a]));
+  }
+  std::vector<Vec3d> nodes;
+  for (int a = 0; a < 3; ++a) {
+    const int b = (a + 1) % 3, c = (a + 2) % 3;
+    const int half_b = int(std::ceil(reach[b] / spacing)), half_c = int(std::ceil(reach[c] / spacing));
+    for (int i = -half_b; i < half_b; ++i)
+      for (int j = -half_c; j < half_c; ++j) {
+        Vec3d from = centre, to = centre;
+        from[a] -= reach[a];
+        to[a] += reach[a];
+        from[b] = to[b] = centre[b] + (i + 0.5) * spacing;
+        from[c] = to[c] = centre[c] + (j + 0.5) * spacing;
+        const auto hits = zero_crossings(phi, from, to);
+        nodes.insert(nodes.end(), hits.begin(), hits.end());
+      }
+  }
+  return nodes;
+}
+
+// A grid spacing giving about `count` nodes: a first guess from the box's faces, corrected
+// once by the count it gives (nodes go as 1 / spacing²).
+std::vector<Vec3d> grid_nodes(const openvdb::FloatGrid& phi, const Vec3d& centre, std::size_t count) {
+  const auto box = phi.evalActiveVoxelBoundingBox();
+  const Vec3d size = phi.transform().indexToWorld(box.max()) - phi.transform().indexToWorld(box.min());
+  const double faces = 2 * std::abs(size[0] * size[1] + size[1] * size[2] + size[2] * size[0]);
+  double spacing = std::sqrt(faces / double(count));
+  const std::size_t first = grid_nodes(phi, centre, spacing).size();
+  if (first == 0) throw std::runtime_error("no grid ray meets the surface");
+  spacing *= std::sqrt(double(first) / double(count));
+  return grid_nodes(phi, centre, spacing);
+}
+
 }  // namespace
 
 NodeMethod parse_node_method(const std::string& name) {
   if (name == "auto") return NodeMethod::automatic;
   if (name == "rays") return NodeMethod::rays;
   if (name == "surface") return NodeMethod::surface;
-  throw std::invalid_argument("node method must be auto, rays or surface, not '" + name + "'");
+  if (name == "grid") return NodeMethod::grid;
+  throw std::invalid_argument("node method must be auto, rays, surface or grid, not '" + name + "'");
 }
 
 std::string node_method_name(NodeMethod method) {
   switch (method) {
     case NodeMethod::rays: return "rays";
     case NodeMethod::surface: return "surface";
+    case NodeMethod::grid: return "grid";
     default: return "auto";
   }
 }
@@ -223,6 +275,7 @@ std::vector<Vec3d> zero_crossings(const openvdb::FloatGrid& phi, const Vec3d& fr
 NodePlacement place_nodes(const openvdb::FloatGrid& phi, const Vec3d& centre, std::size_t count,
                           NodeMethod method) {
   if (count == 0) throw std::invalid_argument("node count must be ≥ 1");
+  if (method == NodeMethod::grid) return {grid_nodes(phi, centre, count), NodeMethod::grid};
   if (method != NodeMethod::surface) {
     const auto& xform = phi.transform();
     Accessor acc = phi.getConstAccessor();

@@ -5,7 +5,11 @@
 //    shapes);
 //  - surface: nodes spread evenly over the zero iso-surface (farthest-point selection among
 //    area-weighted candidates, each projected onto the zero level along the gradient), for
-//    shapes that rays from one centre cannot cover (a torus, a hook).
+//    shapes that rays from one centre cannot cover (a torus, a hook);
+//  - grid: rays parallel to the x, y and z axes through a square grid of cell centres
+//    around a centre: a shape with mirror planes through the centre along the axes (a box,
+//    an ellipsoid) gets a node set with the same mirror symmetry, so a flat face touching a
+//    plane is not tilted by the sampling.
 #include <openvdb/openvdb.h>
 
 #include <cstddef>
@@ -20,8 +24,9 @@ enum class NodeMethod {
   automatic,  // rays when the centre is inside and every ray meets the surface once
   rays,
   surface,
+  grid,
 };
-NodeMethod parse_node_method(const std::string& name);  // "auto", "rays", "surface"
+NodeMethod parse_node_method(const std::string& name);  // "auto", "rays", "surface", "grid"
 std::string node_method_name(NodeMethod method);
 
 // θ_i = arccos(−1 + (2i+1)/n), φ_i = i π (3 − √5): n nearly uniform unit vectors.
@@ -36,7 +41,8 @@ struct NodePlacement {
   NodeMethod method;         // the method used (never automatic)
 };
 
-// `count` rays (rays: at least `count` nodes) or exactly `count` nodes (surface).
+// `count` rays (rays: at least `count` nodes), exactly `count` nodes (surface), or a grid
+// spacing that gives about `count` nodes (grid: within 10 % on convex shapes).
 NodePlacement place_nodes(const openvdb::FloatGrid& phi, const Vec3d& centre, std::size_t count,
                           NodeMethod method);
 

@@ -3,6 +3,10 @@
 #include <gtest/gtest.h>
 #include <openvdb/tools/Interpolation.h>
 
+#include <array>
+#include <cmath>
+#include <set>
+
 #include "common/temp_dir.h"
 #include "levelset/avatar_builder.h"
 #include "levelset/superellipsoids.h"
@@ -42,6 +46,23 @@ TEST(BoundaryNodes, ZeroCrossingsOfALinearFieldAreExact) {
   EXPECT_NEAR(hits[0][0], 0.237, 1e-6);
 }
 
+// φ = |x| − 0.2 on a grid whose nodes lie on both zeros: round-off may give the cells either
+// side of a zero opposite signs there, and each crossing must still count once.
+TEST(BoundaryNodes, ZerosOnGridNodesCountOnce) {
+  auto phi = openvdb::FloatGrid::create(1);
+  phi->setTransform(openvdb::math::Transform::createLinearTransform(0.05));
+  for (int i = -10; i <= 10; ++i)
+    for (int j = -2; j <= 2; ++j)
+      for (int k = -2; k <= 2; ++k) phi->tree().setValue(openvdb::Coord(i, j, k), float(0.05 * std::abs(i) - 0.2));
+  for (double reach : {0.3, 0.35, 0.45, 0.5})
+    for (double y : {0.0, 0.0123, 0.025}) {
+      const auto hits = zero_crossings(*phi, Vec3d(-reach, y, 0.01), Vec3d(reach, y, 0.01));
+      ASSERT_EQ(hits.size(), 2u) << reach << " " << y;
+      EXPECT_NEAR(hits[0][0], -0.2, 1e-9);
+      EXPECT_NEAR(hits[1][0], 0.2, 1e-9);
+    }
+}
+
 class NodesOnSuperellipsoid : public ::testing::TestWithParam<testing::TableSuperellipsoid> {};
 
 TEST_P(NodesOnSuperellipsoid, RaysLandOnTheZeroLevel) {
@@ -72,6 +93,37 @@ TEST(BoundaryNodes, ConcaveShapeGivesSeveralHitsPerRay) {
   EXPECT_GT(rays.nodes.size(), 500u);  // rays towards +x leave, re-enter and leave again
   EXPECT_LT(worst_level(*shape.phi, rays.nodes), 1e-3 * shape.phi->voxelSize()[0]);
   EXPECT_EQ(place_nodes(*shape.phi, Vec3d(-1, 0, 0), 500, NodeMethod::automatic).method, NodeMethod::surface);
+}
+
+// Grid rays give a box a node set with the box's three mirror planes: every node's mirror
+// image is a node, so no face is tilted by the sampling (issue 4 case 3).
+TEST(BoundaryNodes, GridNodesOfABoxAreMirrorSymmetric) {
+  Resolution resolution;
+  resolution.voxels = 20;
+  formats::Shape shape = implicit_shape(make_box(Vec3d(1, 1, 0.5)), resolution);
+  const double h = shape.phi->voxelSize()[0];
+  const auto placed = place_nodes(*shape.phi, Vec3d(0), 1000, NodeMethod::grid);
+  EXPECT_EQ(placed.method, NodeMethod::grid);
+  EXPECT_NEAR(double(placed.nodes.size()), 1000, 100);
+  EXPECT_LT(worst_level(*shape.phi, placed.nodes), 1e-3 * h);
+  auto key = [](const Vec3d& p) { return std::array<long long, 3>{std::llround(p[0] * 1e9), std::llround(p[1] * 1e9), std::llround(p[2] * 1e9)}; };
+  std::set<std::array<long long, 3>> nodes;
+  Vec3d sum(0);
+  for (const Vec3d& p : placed.nodes) {
+    nodes.insert(key(p));
+    sum += p;
+  }
+  for (const Vec3d& p : placed.nodes)
+    for (const Vec3d& mirror : {Vec3d(-p[0], p[1], p[2]), Vec3d(p[0], -p[1], p[2]), Vec3d(p[0], p[1], -p[2])})
+      ASSERT_TRUE(nodes.count(key(mirror))) << p;
+  EXPECT_LT(sum.length() / double(placed.nodes.size()), 1e-12);
+  // Every face gets nodes, about in proportion to its area (the 2 × 2 faces twice the others').
+  int top = 0, side = 0;
+  for (const Vec3d& p : placed.nodes) {
+    top += std::abs(p[2] - 0.5) < 1e-3;
+    side += std::abs(p[0] - 1) < 1e-3;
+  }
+  EXPECT_NEAR(double(top) / side, 2, 0.3);
 }
 
 TEST(Avatar, BodyFrameTransformsEverythingConsistently) {

@@ -50,7 +50,7 @@ int main(int argc, char** argv) {
       "      --scale S       mesh: metres per mesh unit (default 1)\n"
       "      --avatar        go on to boundary nodes and mass properties: write an avatar\n"
       "      --nodes N       with --avatar: node count (default 2000)\n"
-      "      --node-method M with --avatar: auto, rays or surface (see scree-nodes)\n",
+      "      --node-method M with --avatar: auto, rays, surface or grid (see scree-nodes)\n",
       "  scree-shape sphere --radius 0.01 -o sphere.vdb\n"
       "  scree-shape superellipsoid --radii 0.0058,0.01,0.0083 --eps-e 0.1 --eps-n 0.5 \\\n"
       "      --voxels 20 --avatar -o A.vdb          # seed 004 shape A, finished avatar\n"
@@ -75,7 +75,7 @@ int main(int argc, char** argv) {
       throw cli::UsageError("--nodes and --node-method need --avatar");
     const std::size_t nodes = o.count("--nodes", 2000);
     const levelset::NodeMethod method =
-        levelset::parse_node_method(o.choice("--node-method", {"auto", "rays", "surface"}));
+        levelset::parse_node_method(o.choice("--node-method", {"auto", "rays", "surface", "grid"}));
 
     cli::ProgressLine progress(tool.name, "marching", "points");
     resolution.progress = [&](std::size_t done, std::size_t total) { progress.update(done, total); };
