@@ -489,6 +489,7 @@ StepReport advance(World& world, const StepSettings& settings) {
       }
     }
     std::vector<RestingPoint> resting;
+    std::vector<std::size_t> face_of_point;
     double deepest = 0;
     for (std::size_t f = 0; f < finder.faces.size(); ++f) {
       if (face_collides[f]) continue;
@@ -506,6 +507,7 @@ StepReport advance(World& world, const StepSettings& settings) {
         // Ends this step exactly touching.
         r.touch = r.frame.normal_velocity() + r.push.normal_velocity() + depth / dt;
         resting.push_back(r);
+        face_of_point.push_back(f);
         deepest = std::max(deepest, depth);
       }
     }
@@ -516,6 +518,8 @@ StepReport advance(World& world, const StepSettings& settings) {
       break;
     report.sweeps = sweep + 1;
 
+    std::vector<double> approach_before;
+    for (const RestingPoint& r : resting) approach_before.push_back(r.frame.normal_velocity());
     auto law_of = [&](const Contact& c) -> const ContactLaw& {
       return world.law(world.material[c.a], c.wall >= 0 ? world.walls[c.wall].material : world.material[c.b]);
     };
@@ -539,7 +543,18 @@ StepReport advance(World& world, const StepSettings& settings) {
         report.wall_impulse[c.wall] -= books.impulses[k];
       }
     }
-    rest(world, world.resting_impulses, step_impulses, resting, report);
+    // A face the collisions have just driven together faster than the resting speed (the
+    // next ball of a row struck by the first) collides in the next sweep: resting contact
+    // would stop it inelastically, and an elastic row would lose energy.
+    std::vector<bool> struck(finder.faces.size(), false);
+    for (std::size_t k = 0; k < resting.size(); ++k) {
+      const double u_n = resting[k].frame.normal_velocity();
+      if (u_n < -resting_speed && u_n < approach_before[k]) struck[face_of_point[k]] = true;
+    }
+    std::vector<RestingPoint> still_resting;
+    for (std::size_t k = 0; k < resting.size(); ++k)
+      if (!struck[face_of_point[k]]) still_resting.push_back(resting[k]);
+    rest(world, world.resting_impulses, step_impulses, still_resting, report);
     for (std::size_t i = 0; i < n; ++i) {
       world.bodies[i].velocity = posed[i].velocity;
       world.bodies[i].angular_velocity = posed[i].angular_velocity;

@@ -110,7 +110,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"NodesWithoutShape", "scree-nodes", "DIR/none.vdb", "none.vdb: cannot open", 1},
         BadInput{"NodesOfAMesh", "scree-nodes", "DIR/cut.stl", "cut.stl", 1},
         BadInput{"InertiaWithoutNodes", "scree-inertia", "DIR/plain.vdb", "plain.vdb: has no boundary nodes: run scree-nodes first", 1},
-        BadInput{"BadMethod", "scree-nodes", "DIR/plain.vdb --method grid", "--method: must be one of auto, rays, surface, not 'grid'", 2}),
+        BadInput{"BadMethod", "scree-nodes", "DIR/plain.vdb --method lattice", "--method: must be one of auto, rays, surface, grid, not 'lattice'", 2}),
     [](const auto& info) { return info.param.name; });
 
 TEST(AvatarTools, CoarseMeshGridIsAnError) {

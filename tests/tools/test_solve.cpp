@@ -6,76 +6,29 @@
 #include <fstream>
 #include <sstream>
 
-#include "common/run_tool.h"
-#include "common/temp_dir.h"
-#include "formats/csv_log.h"
-#include "formats/state.h"
+#include "tools/solve_case.h"
 
 namespace scree {
 namespace {
 
+using testing::frame_file;
+using testing::largest;
+using testing::read_text;
 using testing::TempDir;
 
-const std::filesystem::path cases = std::filesystem::path(SCREE_SOURCE_DIR) / "tests/solver/cases";
-
-std::string read(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-// The case with `from` replaced by `to`, in `dir`, with one grain per position.
+// The sphere_bounce case with `from` replaced by `to`, in `dir`, with one ball per position.
 void prepare(const TempDir& dir, const std::string& name, const std::vector<formats::Vec3>& positions,
              const std::string& from = "", const std::string& to = "", const std::string& template_name = "ball",
              double vertical_speed = 0) {
-  std::string text = read(cases / (name + ".yaml"));
-  if (!from.empty()) text.replace(text.find(from), from.size(), to);
-  testing::write_text(dir / "case.yaml", text);
-  formats::State state;
-  state.templates = {template_name};
-  state.bodies.resize(positions.size());
-  for (std::size_t i = 0; i < positions.size(); ++i) {
-    state.bodies.id[i] = i + 1;
-    state.bodies.template_index[i] = 0;
-    state.bodies.scale[i] = 1;
-    state.bodies.position[i] = positions[i];
-    state.bodies.orientation[i] = {1, 0, 0, 0};
-    state.bodies.velocity[i] = {0, 0, vertical_speed};
-    state.bodies.angular_velocity[i] = {0, 0, 0};
-  }
-  formats::write_state(dir / "state.h5", state);
+  testing::write_validation_case(dir, name, from.empty() ? std::vector<testing::CaseEdit>{} : std::vector<testing::CaseEdit>{{from, to}});
+  std::vector<testing::Grain> grains;
+  for (const formats::Vec3& p : positions) grains.push_back({p, {0, 0, vertical_speed}});
+  testing::write_grains(dir, {template_name}, grains);
 }
 
-// Frame f of the run in `dir`.
-std::filesystem::path frame_file(const TempDir& dir, int f) {
-  char name[32];
-  std::snprintf(name, sizeof name, "frame_%06d.h5", f);
-  return dir / "out" / name;
-}
-
-// The largest value of a log column, in absolute value.
-double largest(const formats::CsvTable& log, const std::string& column) {
-  double top = 0;
-  for (const auto& row : log.rows) top = std::max(top, std::abs(row[log.column(column)]));
-  return top;
-}
-
-// The highest centre of the ball (dropped from 0.5 m) after its first bounce, from the
-// potential energy in the log. Its rebound height above the contact level is e² of the
-// drop: with e = 0.5, 0.05 + 0.25 × 0.45 m.
-double height_after_first_bounce(const formats::CsvTable& log) {
-  const double per_metre = log.rows[0][log.column("potential")] / 0.5;
-  double highest = 0, previous_z = 0.5;
-  bool bounced = false;
-  for (const auto& row : log.rows) {
-    const double z = row[log.column("potential")] / per_metre;
-    if (z > previous_z) bounced = true;
-    if (bounced) highest = std::max(highest, z);
-    previous_z = z;
-  }
-  return highest;
-}
+// The ball (dropped from 0.5 m) rebounds to e² of its 0.45 m drop above the contact level:
+// with e = 0.5, its centre rises to 0.05 + 0.25 × 0.45 m.
+double height_after_first_bounce(const formats::CsvTable& log) { return testing::rebound_apexes(log, 0.5, 0.05).at(0); }
 constexpr double bounce_height = 0.05 + 0.25 * 0.45;
 
 TEST(Solve, SphereBounceWritesFramesLogAndCheckpoint) {
@@ -151,7 +104,7 @@ TEST_P(SolveRestart, ContinuesBitForBit) {
   ASSERT_EQ(testing::run_tool(whole, "scree-solve", (whole / "case.yaml").string()).status, 0);
   ASSERT_EQ(testing::run_tool(first, "scree-solve", (first / "case.yaml").string()).status, 0);
   // Continue the short run to 0.8 s from its checkpoint.
-  std::string text = read(first / "case.yaml");
+  std::string text = read_text(first / "case.yaml");
   text.replace(text.find("  duration: 0.4"), 15, "  duration: 0.8");
   testing::write_text(first / "case.yaml", text);
   std::filesystem::copy_file(first / "out" / "checkpoint.h5", first / "half.h5");
@@ -164,7 +117,7 @@ TEST_P(SolveRestart, ContinuesBitForBit) {
   EXPECT_EQ(a.bodies.position, b.bodies.position);
   EXPECT_EQ(a.bodies.velocity, b.bodies.velocity);
   EXPECT_EQ(a.solver->contacts.impulse, b.solver->contacts.impulse);
-  EXPECT_EQ(read(whole / "out" / "log.csv"), read(first / "out" / "log.csv"));
+  EXPECT_EQ(read_text(whole / "out" / "log.csv"), read_text(first / "out" / "log.csv"));
   for (const char* frame : {"frame_000004.h5", "frame_000008.h5"})
     EXPECT_EQ(formats::read_state(whole / "out" / frame).bodies.position,
               formats::read_state(first / "out" / frame).bodies.position);
