@@ -61,8 +61,12 @@ void restore_contact_cache(World& w, const formats::ContactCache& cache, const s
     if (cache.body_b[k] >= first_wall_id) {
       const std::uint64_t code = cache.body_b[k] - first_wall_id;
       if (code / 8 >= w.walls.size())
-        throw formats::FileError(file, "/solver/contacts names wall " + std::to_string(code / 8) + " of " +
-                                           std::to_string(w.walls.size()));
+        throw formats::FileError(file, "/solver/contacts names wall " + std::to_string(code / 8) + ", but the case has " +
+                                           std::to_string(w.walls.size()) + (w.walls.size() == 1 ? " wall" : " walls"));
+      const std::uint64_t planes = w.walls[code / 8].shape == WallShape::box ? 6 : 1;
+      if (code % 8 >= planes)
+        throw formats::FileError(file, "/solver/contacts names plane " + std::to_string(code % 8) + " of wall " +
+                                           std::to_string(code / 8) + ", which has " + std::to_string(planes));
       key.b = std::uint32_t(w.grain_count() + code / 8);
       key.plane = std::int32_t(code % 8);
     } else {

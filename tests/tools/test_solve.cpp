@@ -175,6 +175,47 @@ INSTANTIATE_TEST_SUITE_P(
         BadRun{"RestartFromAState", {{0, 0, 0.5}}, "", "", "ball", "state.h5", {"state.h5", "not a checkpoint"}}),
     [](const auto& info) { return std::string(info.param.name); });
 
+// A checkpoint whose resting-contact cache names bodies the case does not have.
+struct BadCache {
+  const char* name;
+  std::uint64_t body_a, body_b;  // 0: leave as written
+  const char* message;
+};
+void PrintTo(const BadCache& b, std::ostream* os) { *os << b.name; }
+
+class SolveBadContactCache : public ::testing::TestWithParam<BadCache> {};
+
+TEST_P(SolveBadContactCache, OneErrorLineAndNoOutput) {
+  TempDir dir;
+  prepare(dir, "sphere_bounce", {{0, 0, 0.05}, {0, 0, 0.15}}, "  duration: 0.8", "  duration: 0.01");
+  ASSERT_EQ(testing::run_tool(dir, "scree-solve", (dir / "case.yaml").string()).status, 0);
+  formats::State checkpoint = formats::read_state(dir / "out" / "checkpoint.h5");
+  ASSERT_GT(checkpoint.solver->contacts.size(), 0u);
+  auto& contacts = checkpoint.solver->contacts;
+  // The floor's contacts are the ones whose body_b is a wall id (above 2⁶³).
+  const std::size_t k = std::find_if(contacts.body_b.begin(), contacts.body_b.end(),
+                                     [](std::uint64_t id) { return id > (std::uint64_t(1) << 63); }) - contacts.body_b.begin();
+  ASSERT_LT(k, contacts.size());
+  if (GetParam().body_a) contacts.body_a[k] = GetParam().body_a;
+  if (GetParam().body_b) contacts.body_b[k] = GetParam().body_b;
+  formats::write_state(dir / "bad.h5", checkpoint);
+  std::filesystem::remove_all(dir / "out");
+  const auto run = testing::run_tool(dir, "scree-solve", (dir / "case.yaml").string() + " --restart " + (dir / "bad.h5").string());
+  EXPECT_EQ(run.status, 1) << run.err;
+  EXPECT_EQ(std::count(run.err.begin(), run.err.end(), '\n'), 1) << run.err;
+  EXPECT_EQ(run.err.rfind("scree-solve: error: " + (dir / "bad.h5").string() + ": /solver/contacts names ", 0), 0u) << run.err;
+  EXPECT_NE(run.err.find(GetParam().message), std::string::npos) << run.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "out"));
+}
+
+constexpr std::uint64_t first_wall_id = (std::uint64_t(1) << 63) + 1;  // docs/formats.md, Ids
+INSTANTIATE_TEST_SUITE_P(
+    Solve, SolveBadContactCache,
+    ::testing::Values(BadCache{"UnknownGrain", 7, 0, "body 7, which is not a grain"},
+                      BadCache{"UnknownWall", 0, first_wall_id + 8 * 3, "wall 3, but the case has 1 wall"},
+                      BadCache{"PlaneOfAPlaneWall", 0, first_wall_id + 2, "plane 2 of wall 0, which has 1"}),
+    [](const auto& info) { return std::string(info.param.name); });
+
 TEST(Solve, StepAboveCourantLimitRunsWhenAllowed) {
   TempDir dir;
   prepare(dir, "sphere_bounce", {{0, 0, 0.5}}, "  duration: 0.8", "  duration: 0.1\n  allow_above_courant_limit: true",
