@@ -1,0 +1,144 @@
+// Raster input and map projections through GDAL (the only place scree uses it).
+#include <cpl_conv.h>
+#include <cpl_error.h>
+#include <gdal_priv.h>
+#include <ogr_spatialref.h>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <mutex>
+#include <sstream>
+#include <stdexcept>
+
+#include "formats/error.h"
+#include "terrain/height_grid.h"
+
+namespace scree::terrain {
+
+namespace {
+
+void start_gdal() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    GDALAllRegister();
+    CPLSetErrorHandler(CPLQuietErrorHandler);  // errors come back as exceptions with GDAL's message
+  });
+}
+
+std::string gdal_message() {
+  std::string message = CPLGetLastErrorMsg();
+  return message.empty() ? "GDAL gives no reason" : message;
+}
+
+std::string wkt_of(const OGRSpatialReference& srs) {
+  char* text = nullptr;
+  srs.exportToWkt(&text);
+  std::string wkt = text ? text : "";
+  CPLFree(text);
+  return wkt;
+}
+
+std::string number(double v) {
+  std::ostringstream s;
+  s.precision(10);
+  s << v;
+  return s.str();
+}
+
+}  // namespace
+
+HeightGrid read_raster(const std::filesystem::path& file) {
+  start_gdal();
+  if (!std::filesystem::exists(file)) throw formats::FileError(file, "no such file");
+  CPLErrorReset();
+  std::unique_ptr<GDALDataset> data(GDALDataset::Open(file.c_str(), GDAL_OF_RASTER | GDAL_OF_READONLY));
+  if (!data) throw formats::FileError(file, "not a raster GDAL can read: " + gdal_message());
+  const int nx = data->GetRasterXSize(), ny = data->GetRasterYSize();
+  if (data->GetRasterCount() < 1 || nx < 1 || ny < 1) throw formats::FileError(file, "empty raster");
+  if (nx < 2 || ny < 2) throw formats::FileError(file, "a raster of " + std::to_string(nx) + " × " + std::to_string(ny) +
+                                                     " cells has no cell between four centres");
+  GDALRasterBand* band = data->GetRasterBand(1);
+  HeightGrid g;
+  g.nx = std::size_t(nx);
+  g.ny = std::size_t(ny);
+  g.z.resize(g.size());
+  if (band->RasterIO(GF_Read, 0, 0, nx, ny, g.z.data(), nx, ny, GDT_Float64, 0, 0) != CE_None)
+    throw formats::FileError(file, "cannot read the heights: " + gdal_message());
+  int has_nodata = 0;
+  const double nodata = band->GetNoDataValue(&has_nodata);
+  for (double& z : g.z)
+    if ((has_nodata && z == nodata) || !std::isfinite(z)) z = NAN;
+
+  // Cell centres from the geotransform (row 0 is the first line of the file, usually north).
+  double gt[6] = {0, 1, 0, 0, 0, 1};
+  const bool georeferenced = data->GetGeoTransform(gt) == CE_None;
+  if (!georeferenced) g.notes += "no georeferencing: cell (i, j) centred at (i + 0.5, j + 0.5); ";
+  g.x.resize(g.size());
+  g.y.resize(g.size());
+  for (std::size_t j = 0; j < g.ny; ++j)
+    for (std::size_t i = 0; i < g.nx; ++i) {
+      const double u = double(i) + 0.5, v = double(j) + 0.5;
+      g.x[g.index(i, j)] = gt[0] + u * gt[1] + v * gt[2];
+      g.y[g.index(i, j)] = gt[3] + u * gt[4] + v * gt[5];
+    }
+
+  // Degrees or metres: the CRS says, unless it contradicts the coordinates.
+  double x_lo = INFINITY, x_hi = -INFINITY, y_lo = INFINITY, y_hi = -INFINITY;
+  for (std::size_t k = 0; k < g.size(); ++k) {
+    x_lo = std::min(x_lo, g.x[k]), x_hi = std::max(x_hi, g.x[k]);
+    y_lo = std::min(y_lo, g.y[k]), y_hi = std::max(y_hi, g.y[k]);
+  }
+  const bool fits_degrees = x_lo >= -180 && x_hi <= 180 && y_lo >= -90 && y_hi <= 90;
+  const double cell = std::hypot(gt[1], gt[4]);
+  if (const OGRSpatialReference* srs = data->GetSpatialRef()) {
+    g.crs_wkt = wkt_of(*srs);
+    g.geographic = srs->IsGeographic();
+    if (g.geographic && !fits_degrees) {
+      g.geographic = false;
+      g.notes += std::string("the CRS (") + srs->GetName() + ") says degrees, but x runs from " + number(x_lo) + " to " +
+                 number(x_hi) + ": taken as metres; ";
+    }
+  } else if (georeferenced && fits_degrees && cell < 0.01) {
+    OGRSpatialReference wgs84;
+    wgs84.SetWellKnownGeogCS("WGS84");
+    g.crs_wkt = wkt_of(wgs84);
+    g.geographic = true;
+    g.notes += "no CRS; cells " + number(cell) + " wide within longitude and latitude: taken as WGS 84 degrees; ";
+  }
+  return g;
+}
+
+void project(HeightGrid& g, const std::string& target) {
+  start_gdal();
+  OGRSpatialReference source;
+  if (g.crs_wkt.empty() || source.importFromWkt(g.crs_wkt.c_str()) != OGRERR_NONE) source.SetWellKnownGeogCS("WGS84");
+  source.SetAxisMappingStrategy(OAMS_TRADITIONAL_GIS_ORDER);  // x = longitude, y = latitude
+  OGRSpatialReference to;
+  std::string name;
+  if (target == "utm") {
+    double lon = 0, lat = 0;
+    for (std::size_t k = 0; k < g.size(); ++k) lon += g.x[k], lat += g.y[k];
+    lon /= double(g.size()), lat /= double(g.size());
+    const int zone = std::clamp(int(std::floor((lon + 180) / 6)) + 1, 1, 60);
+    to.SetWellKnownGeogCS("WGS84");
+    to.SetUTM(zone, lat >= 0);
+    name = "UTM zone " + std::to_string(zone) + (lat >= 0 ? "N" : "S");
+  } else {
+    CPLErrorReset();
+    if (to.SetFromUserInput(target.c_str()) != OGRERR_NONE)
+      throw std::invalid_argument("unknown coordinate reference system '" + target + "': " + gdal_message());
+    if (!to.IsProjected()) throw std::invalid_argument("'" + target + "' is not a projected (metric) system");
+    name = to.GetName();
+  }
+  to.SetAxisMappingStrategy(OAMS_TRADITIONAL_GIS_ORDER);
+  std::unique_ptr<OGRCoordinateTransformation> transform(OGRCreateCoordinateTransformation(&source, &to));
+  if (!transform) throw std::invalid_argument("cannot project to " + name + ": " + gdal_message());
+  if (!transform->Transform(int(g.size()), g.x.data(), g.y.data()))
+    throw std::invalid_argument("projecting to " + name + " failed: " + gdal_message());
+  g.crs_wkt = wkt_of(to);
+  g.geographic = false;
+  g.notes += "projected from degrees to " + name + "; ";
+}
+
+}  // namespace scree::terrain
