@@ -518,8 +518,9 @@ StepReport advance(World& world, const StepSettings& settings) {
       break;
     report.sweeps = sweep + 1;
 
-    std::vector<double> approach_before;
-    for (const RestingPoint& r : resting) approach_before.push_back(r.frame.normal_velocity());
+    std::vector<double> approach_before;  // only needed when something collides
+    if (!collision_contact.empty())
+      for (const RestingPoint& r : resting) approach_before.push_back(r.frame.normal_velocity());
     auto law_of = [&](const Contact& c) -> const ContactLaw& {
       return world.law(world.material[c.a], c.wall >= 0 ? world.walls[c.wall].material : world.material[c.b]);
     };
@@ -546,15 +547,18 @@ StepReport advance(World& world, const StepSettings& settings) {
     // A face the collisions have just driven together faster than the resting speed (the
     // next ball of a row struck by the first) collides in the next sweep: resting contact
     // would stop it inelastically, and an elastic row would lose energy.
-    std::vector<bool> struck(finder.faces.size(), false);
-    for (std::size_t k = 0; k < resting.size(); ++k) {
-      const double u_n = resting[k].frame.normal_velocity();
-      if (u_n < -resting_speed && u_n < approach_before[k]) struck[face_of_point[k]] = true;
+    if (!collision_contact.empty()) {
+      std::vector<bool> struck(finder.faces.size(), false);
+      for (std::size_t k = 0; k < resting.size(); ++k) {
+        const double u_n = resting[k].frame.normal_velocity();
+        if (u_n < -resting_speed && u_n < approach_before[k]) struck[face_of_point[k]] = true;
+      }
+      std::size_t kept = 0;
+      for (std::size_t k = 0; k < resting.size(); ++k)
+        if (!struck[face_of_point[k]]) resting[kept++] = resting[k];
+      resting.erase(resting.begin() + std::ptrdiff_t(kept), resting.end());
     }
-    std::vector<RestingPoint> still_resting;
-    for (std::size_t k = 0; k < resting.size(); ++k)
-      if (!struck[face_of_point[k]]) still_resting.push_back(resting[k]);
-    rest(world, world.resting_impulses, step_impulses, still_resting, report);
+    rest(world, world.resting_impulses, step_impulses, resting, report);
     for (std::size_t i = 0; i < n; ++i) {
       world.bodies[i].velocity = posed[i].velocity;
       world.bodies[i].angular_velocity = posed[i].angular_velocity;

@@ -15,15 +15,19 @@ namespace {
 
 using Eigen::Vector3d;
 
-bool is_mesh(const std::filesystem::path& file) {
+std::string lower_extension(const std::filesystem::path& file) {
   std::string ext = file.extension().string();
   std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  return ext;
+}
+
+bool is_mesh(const std::filesystem::path& file) {
+  const std::string ext = lower_extension(file);
   return ext == ".stl" || ext == ".obj";
 }
 
 bool is_point_list(const std::filesystem::path& file) {
-  std::string ext = file.extension().string();
-  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  const std::string ext = lower_extension(file);
   return ext == ".txt" || ext == ".xyz" || ext == ".csv" || ext == ".dat";
 }
 
