@@ -3,6 +3,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "solver/trilinear.h"
+
 namespace scree::solver {
 
 ShapeTemplate::ShapeTemplate(std::array<int, 3> dims, std::vector<float> values, float background,
@@ -34,10 +36,7 @@ double ShapeTemplate::value(const Eigen::Vector3d& body) const {
   std::array<float, 8> v;
   Eigen::Vector3d t;
   if (!cell(body, v, t)) return background_;
-  const double c00 = v[0] + (v[1] - v[0]) * t[2], c01 = v[2] + (v[3] - v[2]) * t[2];
-  const double c10 = v[4] + (v[5] - v[4]) * t[2], c11 = v[6] + (v[7] - v[6]) * t[2];
-  const double c0 = c00 + (c01 - c00) * t[1], c1 = c10 + (c11 - c10) * t[1];
-  return c0 + (c1 - c0) * t[0];
+  return trilinear(v, t);
 }
 
 double ShapeTemplate::value_and_gradient(const Eigen::Vector3d& body, Eigen::Vector3d& gradient) const {
@@ -47,17 +46,10 @@ double ShapeTemplate::value_and_gradient(const Eigen::Vector3d& body, Eigen::Vec
     gradient.setZero();
     return background_;
   }
-  const double c00 = v[0] + (v[1] - v[0]) * t[2], c01 = v[2] + (v[3] - v[2]) * t[2];
-  const double c10 = v[4] + (v[5] - v[4]) * t[2], c11 = v[6] + (v[7] - v[6]) * t[2];
-  const double c0 = c00 + (c01 - c00) * t[1], c1 = c10 + (c11 - c10) * t[1];
   Eigen::Vector3d index_gradient;
-  index_gradient[0] = c1 - c0;
-  index_gradient[1] = (c01 - c00) * (1 - t[0]) + (c11 - c10) * t[0];
-  const double d0 = (v[1] - v[0]) * (1 - t[1]) + (v[3] - v[2]) * t[1];
-  const double d1 = (v[5] - v[4]) * (1 - t[1]) + (v[7] - v[6]) * t[1];
-  index_gradient[2] = d0 * (1 - t[0]) + d1 * t[0];
+  const double value = trilinear(v, t, &index_gradient);
   gradient = body_to_index_.transpose() * index_gradient;  // chain rule
-  return c0 + (c1 - c0) * t[0];
+  return value;
 }
 
 std::size_t ShapeTemplate::bytes() const {

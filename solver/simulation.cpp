@@ -9,7 +9,9 @@
 #include "formats/avatar.h"
 #include "formats/csv_log.h"
 #include "formats/error.h"
+#include "formats/terrain.h"
 #include "solver/template_from_avatar.h"
+#include "solver/terrain_from_file.h"
 
 namespace scree::solver {
 
@@ -37,9 +39,13 @@ std::uint64_t wall_plane_id(std::uint32_t wall, std::int32_t plane) {
 formats::ContactCache contact_cache(const World& w) {
   formats::ContactCache cache;
   for (const auto& [key, impulse] : w.resting_impulses) {
-    const bool wall = key.b >= w.grain_count();
     cache.body_a.push_back(w.id[key.a]);
-    cache.body_b.push_back(wall ? wall_plane_id(key.b - std::uint32_t(w.grain_count()), key.plane) : w.id[key.b]);
+    if (key.b < w.grain_count())
+      cache.body_b.push_back(w.id[key.b]);
+    else if (key.b == w.terrain_body())
+      cache.body_b.push_back(formats::terrain_id);
+    else
+      cache.body_b.push_back(wall_plane_id(key.b - std::uint32_t(w.grain_count()), key.plane));
     cache.node.push_back(key.node);
     cache.impulse.push_back({impulse.x(), impulse.y(), impulse.z()});
     cache.tangential_displacement.push_back({0, 0, 0});
@@ -69,6 +75,9 @@ void restore_contact_cache(World& w, const formats::ContactCache& cache, const s
                                            std::to_string(code / 8) + ", which has " + std::to_string(planes));
       key.b = std::uint32_t(w.grain_count() + code / 8);
       key.plane = std::int32_t(code % 8);
+    } else if (cache.body_b[k] == formats::terrain_id) {
+      if (!w.terrain) throw formats::FileError(file, "/solver/contacts names the terrain, but the case has none");
+      key.b = w.terrain_body();
     } else {
       key.b = grain(cache.body_b[k]);
     }
@@ -215,6 +224,11 @@ Simulation load_simulation(const formats::Case& setup, const formats::State& sta
     wall.material = material_index(setup, cw.material);
     w.add_wall(wall);
   }
+  if (setup.terrain) {
+    const std::filesystem::path& file = setup.terrain->file;
+    w.set_terrain(std::make_shared<const TerrainField>(terrain_field(formats::read_terrain(file), file)),
+                  material_index(setup, setup.terrain->material));
+  }
   w.time = state.time;
   w.step = state.step;
 
@@ -229,7 +243,8 @@ Simulation load_simulation(const formats::Case& setup, const formats::State& sta
   if (const auto found = overlaps(w, overlap_fraction); !found.empty()) {
     const Overlap& o = found.front();
     const std::string other = o.other_grain >= 0 ? "grain " + std::to_string(w.id[o.other_grain])
-                                                 : "wall '" + setup.walls[o.wall].name + "'";
+                              : o.wall >= 0      ? "wall '" + setup.walls[o.wall].name + "'"
+                                                 : "the terrain";
     throw formats::FileError(state_file, "grain " + std::to_string(w.id[o.grain]) + " starts " +
                                              std::to_string(o.depth) + " m inside " + other +
                                              " (more than 5 % of its half-width); " +

@@ -48,7 +48,7 @@ GrainShape GrainShape::from_level_set(ShapeTemplate level_set, double volume, co
 
 std::uint32_t World::add_grain(std::uint64_t grain_id, std::uint32_t shape_index, std::uint32_t material_index,
                                double density, double grain_scale, const Vec3& position, const Quat& orientation) {
-  if (!walls.empty()) throw std::logic_error("add grains before walls");
+  if (!walls.empty() || terrain) throw std::logic_error("add grains before walls and terrain");
   const GrainShape& s = shapes.at(shape_index);
   RigidBody b = RigidBody::from_template(density, s.volume, s.inertia_per_density, grain_scale);
   b.position = position;
@@ -62,11 +62,25 @@ std::uint32_t World::add_grain(std::uint64_t grain_id, std::uint32_t shape_index
 }
 
 void World::add_wall(const Wall& wall) {
+  if (terrain) throw std::logic_error("add walls before the terrain");
   walls.push_back(wall);
   RigidBody b = RigidBody::fixed();
   b.velocity = wall.velocity;
   b.position = wall.shape == WallShape::plane ? wall.point : 0.5 * (wall.min + wall.max);
   bodies.push_back(b);
+}
+
+void World::set_terrain(std::shared_ptr<const TerrainField> field, std::uint32_t material_index) {
+  if (terrain) throw std::logic_error("a world has one terrain");
+  terrain = std::move(field);
+  terrain_material = material_index;
+  bodies.push_back(RigidBody::fixed());
+}
+
+std::uint32_t World::body_material(std::uint32_t body) const {
+  if (body < grain_count()) return material[body];
+  if (body < terrain_body()) return walls[body - grain_count()].material;
+  return terrain_material;
 }
 
 double kinetic_energy(const World& world) {
@@ -113,10 +127,10 @@ namespace {
 constexpr double both_ways_ratio = 2;
 
 struct Contact {
-  std::uint32_t a, b;  // A is a grain; B a grain or a wall's static body
+  std::uint32_t a, b;  // A is a grain; B a grain, a wall's static body or the terrain's
   Vec3 point, normal;  // normal from B to A
   double depth;
-  std::int32_t wall;   // index of B's wall, −1 for a grain
+  std::int32_t wall;   // index of B's wall, −1 for a grain or the terrain
   std::int32_t face;   // index into the support faces
 };
 
@@ -132,7 +146,7 @@ struct SupportPoint {
 };
 struct SupportFace {
   std::uint32_t grain, body;  // A and B
-  std::int32_t wall;          // B's wall, −1 for a grain
+  std::int32_t wall;          // B's wall, −1 for a grain or the terrain
   Vec3 normal;                // from B to A
   std::vector<SupportPoint> points;
 };
@@ -203,8 +217,10 @@ class ContactFinder {
     double widest = 0;
     for (std::size_t i = 0; i < world_.grain_count(); ++i) widest = std::max(widest, margin(i));
     for (const auto& [i, j] : overlapping_pairs(centres, radii, widest)) grain_pair(i, j);
-    for (std::uint32_t i = 0; i < world_.grain_count(); ++i)
+    for (std::uint32_t i = 0; i < world_.grain_count(); ++i) {
       for (std::size_t w = 0; w < world_.walls.size(); ++w) grain_wall(i, w);
+      if (world_.terrain) grain_terrain(i);
+    }
     return std::move(contacts_);
   }
 
@@ -298,6 +314,32 @@ class ContactFinder {
                        support_points(nodes, all, normal, {i, body, plane, -1}, shape(i).glue_distance * world_.scale[i])});
       add_patches(i, body, std::int32_t(w), face, nodes);
     }
+  }
+
+  // The grain's nodes sampled in the terrain's level set, glued into contacts as against a
+  // grain. A node below the band has no gradient there; the ground lies above it.
+  void grain_terrain(std::uint32_t i) {
+    const TerrainField& ground = *world_.terrain;
+    const std::uint32_t body = world_.terrain_body();
+    if (ground.clear_of(posed_[i].position, reach(i) + margin(i))) return;
+    Vec3 gradient;
+    if (!shape(i).level_set) {
+      const double phi = ground.value_and_gradient(posed_[i].position, gradient);
+      if (phi >= radius(i) + margin(i)) return;
+      const Vec3 n = gradient.squaredNorm() > 0 ? Vec3(gradient.normalized()) : Vec3::UnitZ();
+      add_point_contact(i, body, -1, 0, posed_[i].position - 0.5 * (radius(i) + phi) * n, n, radius(i) - phi);
+      return;
+    }
+    std::vector<NodeContact> nodes;
+    const auto& template_nodes = shape(i).level_set->nodes();
+    for (std::uint32_t k = 0; k < template_nodes.size(); ++k) {
+      const Vec3 x = poses_[i].position + poses_[i].orientation * (poses_[i].scale * template_nodes[k].cast<double>());
+      if (ground.value(x) >= margin(i)) continue;  // the cheap test first
+      const double phi = ground.value_and_gradient(x, gradient);
+      const double norm = gradient.norm();
+      nodes.push_back({k, x, norm > 0 ? Vec3(gradient / norm) : Vec3::UnitZ(), -phi});
+    }
+    add_patches(i, body, -1, -1, nodes);
   }
 
   const World& world_;
@@ -423,9 +465,9 @@ std::vector<Overlap> overlaps(const World& world, double fraction) {
   auto half_width = [&](std::size_t i) { return world.shapes[world.shape[i]].smallest_half_extent * world.scale[i]; };
   std::vector<Overlap> found;
   for (const Contact& c : ContactFinder(world, world.bodies, 0, 0).find()) {
-    const bool with_wall = c.wall >= 0;
-    const double allowed = fraction * (with_wall ? half_width(c.a) : std::min(half_width(c.a), half_width(c.b)));
-    if (c.depth > allowed) found.push_back({c.a, with_wall ? -1 : std::int64_t(c.b), c.wall, c.depth});
+    const bool with_static = c.b >= world.grain_count();
+    const double allowed = fraction * (with_static ? half_width(c.a) : std::min(half_width(c.a), half_width(c.b)));
+    if (c.depth > allowed) found.push_back({c.a, with_static ? -1 : std::int64_t(c.b), c.wall, c.depth});
   }
   return found;
 }
@@ -449,7 +491,7 @@ StepReport advance(World& world, const StepSettings& settings) {
   world.energy.damping += kinetic_kicked - kinetic_energy(world);
 
   std::vector<bool> is_static(world.bodies.size(), false);
-  for (std::size_t w = 0; w < world.walls.size(); ++w) is_static[n + w] = true;
+  std::fill(is_static.begin() + std::ptrdiff_t(n), is_static.end(), true);
 
   // Position corrections of resting contacts, as velocities that act in this step only.
   std::vector<RigidBody> correction = world.bodies;
@@ -494,9 +536,7 @@ StepReport advance(World& world, const StepSettings& settings) {
     for (std::size_t f = 0; f < finder.faces.size(); ++f) {
       if (face_collides[f]) continue;
       const SupportFace& face = finder.faces[f];
-      const double mu =
-          world.law(world.material[face.grain], face.wall >= 0 ? world.walls[face.wall].material : world.material[face.body])
-              .friction;
+      const double mu = world.law(world.material[face.grain], world.body_material(face.body)).friction;
       for (const auto& [point, depth, key] : face.points) {
         const ContactPoint p{&posed[face.grain], &posed[face.body], point - posed[face.grain].position,
                              point - posed[face.body].position};
@@ -522,7 +562,7 @@ StepReport advance(World& world, const StepSettings& settings) {
     if (!collision_contact.empty())
       for (const RestingPoint& r : resting) approach_before.push_back(r.frame.normal_velocity());
     auto law_of = [&](const Contact& c) -> const ContactLaw& {
-      return world.law(world.material[c.a], c.wall >= 0 ? world.walls[c.wall].material : world.material[c.b]);
+      return world.law(world.material[c.a], world.body_material(c.b));
     };
     for (const Island& island : contact_islands(collision_pairs, is_static)) {
       std::vector<Collision> collisions;

@@ -1,23 +1,25 @@
 #pragma once
 // The simulated world and its time step (seed 000 §3.4, §4.1, Fig. 5). State lives in arrays
-// indexed by grain (and, after the grains, one static body per wall), with no global state,
-// so that a domain decomposition can later hand each rank its own World.
+// indexed by grain (and, after the grains, one static body per wall and one for the terrain),
+// with no global state, so that a domain decomposition can later hand each rank its own World.
 //
 // One step: gravity and global damping act on the velocities; then, up to
 // `boundary_iterations` sweeps, every body is moved to where its current velocity would take
-// it, contacts are found there, approaching contacts between grains (and fast ones against
-// walls) are resolved by the energy tracking method island by island, and slow contacts with
-// walls that would end penetrated are corrected (the predict–correct treatment of resting
-// contact); finally positions advance with the corrected velocities (symplectic Euler).
+// it, contacts are found there, approaching contacts (faster than the resting speed) are
+// resolved by the energy tracking method island by island, and slow contacts that would end
+// penetrated are corrected (the predict–correct treatment of resting contact); finally
+// positions advance with the corrected velocities (symplectic Euler).
 #include <compare>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <vector>
 
 #include "solver/energy_tracking.h"
 #include "solver/rigid_body.h"
 #include "solver/shape_template.h"
+#include "solver/terrain_field.h"
 
 namespace scree::solver {
 
@@ -98,8 +100,11 @@ struct World {
   std::vector<std::uint64_t> id;
   std::vector<std::uint32_t> shape, material;
   std::vector<double> scale;
-  std::vector<RigidBody> bodies;  // grains, then one static body per wall
+  std::vector<RigidBody> bodies;  // grains, one static body per wall, the terrain's
   std::vector<Wall> walls;
+  // The ground, a static body after the walls'; copies of the world share it.
+  std::shared_ptr<const TerrainField> terrain;
+  std::uint32_t terrain_material = 0;
   // Contact laws between materials: laws[a · material_count + b].
   std::uint32_t material_count = 1;
   std::vector<ContactLaw> laws{ContactLaw{}};
@@ -115,8 +120,11 @@ struct World {
   // Appends a grain of `density` (kg/m³); returns its index.
   std::uint32_t add_grain(std::uint64_t grain_id, std::uint32_t shape_index, std::uint32_t material_index,
                           double density, double grain_scale, const Vec3& position, const Quat& orientation);
-  void add_wall(const Wall& wall);
-  const ContactLaw& law(std::uint32_t a, std::uint32_t b) const { return laws[a * material_count + b]; }
+  void add_wall(const Wall& wall);  // after the grains
+  void set_terrain(std::shared_ptr<const TerrainField> field, std::uint32_t material_index);  // after the walls
+  std::uint32_t terrain_body() const { return std::uint32_t(grain_count() + walls.size()); }
+  // The material of a grain, a wall's static body or the terrain's.
+  std::uint32_t body_material(std::uint32_t body) const;  const ContactLaw& law(std::uint32_t a, std::uint32_t b) const { return laws[a * material_count + b]; }
 };
 
 double kinetic_energy(const World& world);
@@ -134,8 +142,8 @@ double courant_time_step(const World& world, const Vec3& gravity, double courant
 // of the grain(s) involved: initial states must not start with grains inside each other.
 struct Overlap {
   std::uint32_t grain;
-  std::int64_t other_grain;  // −1 for a wall
-  std::int32_t wall;         // −1 for a grain
+  std::int64_t other_grain;  // −1 for a wall or the terrain
+  std::int32_t wall;         // −1 for a grain or the terrain
   double depth;              // m
 };
 std::vector<Overlap> overlaps(const World& world, double fraction);

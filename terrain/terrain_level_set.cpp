@@ -2,7 +2,9 @@
 
 #include <openvdb/tools/SignedFloodFill.h>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 namespace scree::terrain {
@@ -60,6 +62,49 @@ openvdb::FloatGrid::Ptr terrain_level_set(const TerrainSurface& surface, const T
     for (const Value& v : row) accessor.setValue(v.ijk, v.phi);
   // Inactive points below the band take −background: the solid goes all the way down.
   openvdb::tools::signedFloodFill(grid->tree());
+  // The fill takes an inactive point's sign from its neighbours in the tree: beside the rim of
+  // the ground it can put solid just above a column's band, and below the tree's lowest nodes
+  // there is only the (positive) background. Each column is set right: air above its band,
+  // and ground below it for one root tile's depth.
+  const std::int64_t nx = i1 - i0 + 1;
+  std::vector<int> top(std::size_t(nx * rows), std::numeric_limits<int>::min());
+  std::vector<int> bottom(std::size_t(nx * rows), std::numeric_limits<int>::max());
+  for (const auto& row : by_row)
+    for (const Value& v : row) {
+      const std::size_t c = std::size_t((v.ijk.x() - i0) * rows + (v.ijk.y() - j0));
+      top[c] = std::max(top[c], v.ijk.z());
+      bottom[c] = std::min(bottom[c], v.ijk.z());
+    }
+  auto highest_band = [&](const openvdb::CoordBBox& box) {
+    int highest = std::numeric_limits<int>::min();
+    for (std::int64_t i = std::max<std::int64_t>(box.min().x(), i0); i <= std::min<std::int64_t>(box.max().x(), i1); ++i)
+      for (std::int64_t j = std::max<std::int64_t>(box.min().y(), j0); j <= std::min<std::int64_t>(box.max().y(), j0 + rows - 1); ++j)
+        highest = std::max(highest, top[std::size_t((i - i0) * rows + (j - j0))]);
+    return highest;
+  };
+  for (auto it = grid->tree().beginValueOff(); it; ++it) {
+    if (*it >= 0) continue;
+    openvdb::CoordBBox box;
+    it.getBoundingBox(box);
+    const int highest = highest_band(box);
+    if (highest != std::numeric_limits<int>::min() && box.min().z() > highest) it.setValue(float(reach));
+  }
+  for (std::size_t c = 0; c < bottom.size(); ++c) {
+    if (bottom[c] == std::numeric_limits<int>::max()) continue;
+    openvdb::Coord below(int(i0 + std::int64_t(c) / rows), int(j0 + std::int64_t(c) % rows), bottom[c] - 1);
+    for (const int deepest = below.z() - 4096; below.z() > deepest;) {
+      // What holds the point: a voxel (level 0), a tile of 8³, 128³ or 4096³ (levels 1–3).
+      const int depth = accessor.getValueDepth(below), level = depth < 0 ? 3 : 3 - depth;
+      if (accessor.getValue(below) >= 0) {
+        if (level == 0)
+          accessor.setValueOff(below, -float(reach));
+        else
+          grid->tree().addTile(openvdb::Index(level), below, -float(reach), false);
+      }
+      const int size = level == 3 ? 4096 : level == 2 ? 128 : level == 1 ? 8 : 1;
+      below[2] = (below.z() & ~(size - 1)) - 1;  // just below what held it
+    }
+  }
   return grid;
 }
 
