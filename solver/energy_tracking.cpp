@@ -5,6 +5,7 @@
 #include <limits>
 #include <map>
 #include <tuple>
+#include <utility>
 
 #include "solver/contact_impulse.h"
 #include "solver/energy_release.h"
@@ -220,6 +221,12 @@ class Resolution {
         if (next > 0) share = std::min(share, release_increment(c.frame.normal_velocity(), c.stored - next, n_K_d));
         impulses.push_back((share > 0 ? std::min(share, all) : all) / n_K_d * d);
         normal_impulse.push_back(c.frame.normal.dot(impulses.back()));
+      }
+      // A store so small (a denormal left by an exact increment) that it releases nothing
+      // would loop: it is round-off, lost and booked so.
+      if (std::all_of(impulses.begin(), impulses.end(), [](const Vec3& p) { return p.isZero(0); })) {
+        for (std::size_t i : group_) books_.restitution_loss += std::exchange(contacts_[i].stored, 0.0);
+        continue;
       }
       std::vector<double> held;
       for (std::size_t i : group_) held.push_back(contacts_[i].stored);

@@ -72,6 +72,30 @@ inline std::array<double, 4> source_orientation(const formats::Avatar& avatar) {
   return {q.w(), q.x(), q.y(), q.z()};
 }
 
+// Runs scree-solve on dir/case.yaml.
+inline void solve(const TempDir& dir) {
+  const auto run = run_tool(dir, "scree-solve", (dir / "case.yaml").string());
+  ASSERT_EQ(run.status, 0) << run.err;
+}
+
+inline formats::State checkpoint(const TempDir& dir) { return formats::read_state(dir / "out" / "checkpoint.h5"); }
+
+struct Box {
+  formats::Avatar avatar;
+  std::array<double, 4> orientation;  // faces on the world axes
+};
+
+// scree-shape box with grid nodes, as the case files say: dir/<name>.vdb.
+inline Box make_box(const TempDir& dir, const std::string& name, const std::string& size, int nodes) {
+  const std::string args = "box --size " + size + " --voxels 20 --avatar --nodes " + std::to_string(nodes) +
+                           " --node-method grid -o " + (dir / (name + ".vdb")).string();
+  const auto run = run_tool(dir, "scree-shape", args);
+  EXPECT_EQ(run.status, 0) << run.err;
+  Box box{formats::read_avatar(dir / (name + ".vdb")), {}};
+  box.orientation = source_orientation(box.avatar);
+  return box;
+}
+
 // Frame f of the run in `dir`.
 inline std::filesystem::path frame_file(const TempDir& dir, int f) {
   char name[32];

@@ -172,7 +172,11 @@ INSTANTIATE_TEST_SUITE_P(
         // 200 m/s × 1e-4 s over a 5 cm radius: Courant number 0.4.
         BadRun{"StepAboveCourantLimit", {{0, 0, 0.5}}, "", "", "ball", "",
                {"case.yaml", "Courant number", "allow_above_courant_limit"}, -200},
-        BadRun{"RestartFromAState", {{0, 0, 0.5}}, "", "", "ball", "state.h5", {"state.h5", "not a checkpoint"}}),
+        BadRun{"RestartFromAState", {{0, 0, 0.5}}, "", "", "ball", "state.h5", {"state.h5", "not a checkpoint"}},
+        BadRun{"MissingTerrain", {{0, 0, 0.5}}, "initial_state: state.h5",
+               "initial_state: state.h5\nterrain: {file: ground.vdb, material: steel}", "ball", "", {"ground.vdb"}},
+        BadRun{"NotATerrain", {{0, 0, 0.5}}, "initial_state: state.h5",
+               "initial_state: state.h5\nterrain: {file: state.h5, material: steel}", "ball", "", {"state.h5"}}),
     [](const auto& info) { return std::string(info.param.name); });
 
 // A checkpoint whose resting-contact cache names bodies the case does not have.
@@ -213,7 +217,8 @@ INSTANTIATE_TEST_SUITE_P(
     Solve, SolveBadContactCache,
     ::testing::Values(BadCache{"UnknownGrain", 7, 0, "body 7, which is not a grain"},
                       BadCache{"UnknownWall", 0, first_wall_id + 8 * 3, "wall 3, but the case has 1 wall"},
-                      BadCache{"PlaneOfAPlaneWall", 0, first_wall_id + 2, "plane 2 of wall 0, which has 1"}),
+                      BadCache{"PlaneOfAPlaneWall", 0, first_wall_id + 2, "plane 2 of wall 0, which has 1"},
+                      BadCache{"TerrainTheCaseLacks", 0, formats::terrain_id, "the terrain, but the case has none"}),
     [](const auto& info) { return std::string(info.param.name); });
 
 TEST(Solve, StepAboveCourantLimitRunsWhenAllowed) {

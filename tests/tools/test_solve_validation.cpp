@@ -16,16 +16,13 @@
 namespace scree {
 namespace {
 
+using testing::Box;
+using testing::checkpoint;
+using testing::make_box;
+using testing::solve;
 using testing::TempDir;
 
 Eigen::Vector3d vec(const formats::Vec3& v) { return {v[0], v[1], v[2]}; }
-
-void solve(const TempDir& dir) {
-  const auto run = testing::run_tool(dir, "scree-solve", (dir / "case.yaml").string());
-  ASSERT_EQ(run.status, 0) << run.err;
-}
-
-formats::State checkpoint(const TempDir& dir) { return formats::read_state(dir / "out" / "checkpoint.h5"); }
 
 // ---- Case 2: a ball dropped from 0.5 m on a plane rebounds at e times its impact speed ----
 
@@ -81,22 +78,6 @@ TEST(SphereStack, BooksCloseAndTheStoreEmptiesEveryStep) {
 }
 
 // ---- Cases 3, 4 and 10: a level-set box on the ground and on a ledge ----
-
-struct Box {
-  formats::Avatar avatar;
-  std::array<double, 4> orientation;  // faces on the world axes
-};
-
-// scree-shape box with grid nodes, as the case files say.
-Box make_box(const TempDir& dir, const std::string& name, const std::string& size, int nodes) {
-  const std::string args = "box --size " + size + " --voxels 20 --avatar --nodes " + std::to_string(nodes) +
-                           " --node-method grid -o " + (dir / (name + ".vdb")).string();
-  const auto run = testing::run_tool(dir, "scree-shape", args);
-  EXPECT_EQ(run.status, 0) << run.err;
-  Box box{formats::read_avatar(dir / (name + ".vdb")), {}};
-  box.orientation = testing::source_orientation(box.avatar);
-  return box;
-}
 
 const std::vector<testing::CaseEdit> automatic_step_at_20 = {
     {"step: 1.0e-4", "step: auto\n  max_step: 0.05"}, {"duration: 0.02", "duration: 0.2"},
