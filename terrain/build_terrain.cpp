@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <sstream>
 #include <stdexcept>
+
+#include <Eigen/Geometry>
 
 #include "formats/error.h"
 #include "formats/mesh_file.h"
@@ -63,6 +66,19 @@ TerrainSurface read_ground(const std::filesystem::path& input, const TerrainOpti
       for (int e = 0; e < 3; ++e) edges += (vertices[t[e]] - vertices[t[(e + 1) % 3]]).head<2>().norm();
     }
     if (triangles.empty()) throw std::invalid_argument("crop window holds no triangle of the mesh");
+    // A ground seen with the wrong axis up is a wall: most of its area faces sideways.
+    double area = 0, upward = 0;
+    for (const auto& t : triangles) {
+      const Vector3d n = (vertices[t[1]] - vertices[t[0]]).cross(vertices[t[2]] - vertices[t[0]]);
+      area += n.norm();
+      upward += std::abs(n.z());
+    }
+    if (!(upward > 0.5 * area)) {
+      char why[160];
+      std::snprintf(why, sizeof why, "not a ground with %c up: its triangles face sideways (mean |n_%c| %.2f)%s",
+                    options.up, options.up, upward / area, options.up == 'z' ? "; is y up? (--up y)" : "");
+      throw formats::FileError(input, why);
+    }
     report.source = "mesh, " + std::to_string(triangles.size()) + " triangles";
     report.cell_size = edges / double(3 * triangles.size());
     return TerrainSurface(std::move(vertices), std::move(triangles));

@@ -40,6 +40,20 @@ TEST(TerrainTool, DemBecomesATerrainWithItsReport) {
   EXPECT_NE(t.provenance.find("dc7_dem_1411slide.asc"), std::string::npos);
 }
 
+// The Authume ground meshes are stored with y up; every one converts with --up y, with air
+// above and ground below (the solver loads them).
+TEST(TerrainTool, AuthumeGroundMeshesConvertWithYUp) {
+  for (const char* zone : {"Blue", "Gray", "Red"}) {
+    TempDir dir;
+    const std::string mesh = datasets + "/authume/Geometries/STL/DTM_" + zone + "_zone.stl";
+    ToolRun r = run_tool(dir, "scree-terrain", mesh + " --up y -o " + (dir / "dtm.vdb").string());
+    ASSERT_EQ(r.status, 0) << zone << ": " << r.err;
+    EXPECT_NE(r.out.find("mesh, "), std::string::npos) << r.out;
+    const scree::formats::Terrain t = scree::formats::read_terrain(dir / "dtm.vdb");
+    EXPECT_GT(t.phi->activeVoxelCount(), 1000u) << zone;
+  }
+}
+
 struct BadInput {
   std::string name, args, message;
   int status;
@@ -72,6 +86,8 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"ZeroVoxel", "DIR/dem.asc --voxel-size 0", "--voxel-size: must be positive", 2},
         BadInput{"NegativeVoxel", "DIR/dem.asc --voxel-size -1", "--voxel-size: must be positive", 2},
         BadInput{"BadCrop", "DIR/dem.asc --crop 1,2,3", "--crop: expected X0,Y0,X1,Y1", 2},
+        BadInput{"MeshOnItsSide", datasets + "/authume/Geometries/STL/DTM_Blue_zone.stl",
+                 "not a ground with z up: its triangles face sideways (mean |n_z| 0.12); is y up? (--up y)", 1},
         BadInput{"DegreesRefused",
                  datasets + "/landlab/SRTMGL3_40.09_-105.56_40.209999999999994_-105.44.asc --project refuse",
                  "coordinates are longitude and latitude in degrees", 1},
