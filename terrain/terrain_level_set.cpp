@@ -9,6 +9,33 @@
 
 namespace scree::terrain {
 
+namespace {
+
+struct Value {
+  openvdb::Coord ijk;
+  float phi;
+};
+
+// Along a grid column the interpolant is linear between grid points, and where the ground has
+// a kink (a ridge, a valley's floor) the exact distances of the two points around the ground
+// put its zero off the ground, by up to a sixth of a voxel at 60° kinks. The two are set to
+// cross zero at the ground's height with the slope the exact distances have between them:
+// heights come back exactly along every column, and on smooth ground nothing changes beyond
+// the interpolation error of the exact distance.
+void cross_at_ground(std::vector<Value>& values, std::size_t start, double origin_z, double h, double ground) {
+  for (std::size_t n = start; n + 1 < values.size(); ++n) {
+    Value &low = values[n], &high = values[n + 1];
+    if (!(low.phi < 0 && high.phi >= 0) || high.ijk.z() != low.ijk.z() + 1) continue;
+    const double z = origin_z + double(low.ijk.z()) * h, slope = (double(high.phi) - double(low.phi)) / h;
+    if (ground < z || ground > z + h) return;
+    low.phi = float((z - ground) * slope);
+    high.phi = float((z + h - ground) * slope);
+    return;
+  }
+}
+
+}  // namespace
+
 openvdb::FloatGrid::Ptr terrain_level_set(const TerrainSurface& surface, const TerrainGrid& settings) {
   const double h = settings.voxel_size, reach = settings.band * h;
   const Eigen::Vector3d& a = settings.alignment;
@@ -26,10 +53,6 @@ openvdb::FloatGrid::Ptr terrain_level_set(const TerrainSurface& surface, const T
   const std::int64_t j0 = first(surface.lower().y() - reach, a.y()), j1 = last(surface.upper().y() + reach, a.y());
 
   // Rows in parallel, each into its own list; then into the tree (not thread safe) in order.
-  struct Value {
-    openvdb::Coord ijk;
-    float phi;
-  };
   const std::int64_t rows = j1 - j0 + 1;
   std::vector<std::vector<Value>> by_row(static_cast<std::size_t>(rows));
   std::size_t done = 0;
@@ -42,6 +65,8 @@ openvdb::FloatGrid::Ptr terrain_level_set(const TerrainSurface& surface, const T
       const auto range = surface.height_range(x, y, reach);
       if (!range) continue;
       const std::optional<double> ground = surface.height(x, y);
+      std::vector<Value>& column = by_row[std::size_t(r)];
+      const std::size_t column_start = column.size();
       for (std::int64_t k = first((*range)[0] - reach, a.z()); k <= last((*range)[1] + reach, a.z()); ++k) {
         const Eigen::Vector3d p(x, y, a.z() + double(k) * h);
         const auto q = surface.nearest_point(p, reach);
@@ -49,8 +74,9 @@ openvdb::FloatGrid::Ptr terrain_level_set(const TerrainSurface& surface, const T
         const double distance = (p - *q).norm();
         if (distance >= reach) continue;
         const bool below = ground ? p.z() < *ground : p.z() < q->z();
-        by_row[std::size_t(r)].push_back({openvdb::Coord(int(i), int(j), int(k)), float(below ? -distance : distance)});
+        column.push_back({openvdb::Coord(int(i), int(j), int(k)), float(below ? -distance : distance)});
       }
+      if (ground) cross_at_ground(column, column_start, a.z(), h, *ground);
     }
     if (settings.progress) {
 #pragma omp critical(terrain_progress)

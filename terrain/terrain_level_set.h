@@ -20,7 +20,10 @@ struct TerrainGrid {
 
 // Grid points within `band` voxels of the ground are active and hold ± their distance to it;
 // the sign is below or above the ground at the point's x-y (beyond the footprint and in holes:
-// below or above the nearest ground point). Inactive values are ± band voxels, negative below.
+// below or above the nearest ground point). The two points of a column around the ground are
+// set to cross zero at the ground's height (exact where the ground is smooth; at kinks the
+// exact distances would put the zero off it). Inactive values are ± band voxels, negative
+// below.
 openvdb::FloatGrid::Ptr terrain_level_set(const TerrainSurface& surface, const TerrainGrid& grid);
 
 }  // namespace scree::terrain

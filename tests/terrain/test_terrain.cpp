@@ -95,11 +95,11 @@ double zero_height(const openvdb::FloatGrid& phi, double x, double y, double z_l
 struct Dem {
   const char* name;
   const char* path;  // under the datasets folder
-  // Smooth at its cell size: the level set's zero (trilinear, voxel = cell) meets the source
-  // heights within 0.01 cell. On rough DEMs the trilinear zero of the exact distance is off
-  // by up to a few tenths of a voxel at sharp kinks (issue 5 note); they are checked to
-  // convert and to come back within a cell.
-  bool smooth;
+  // Projected from degrees: the projected cell centres lie between the level set's grid
+  // columns, where the trilinear zero of a rough ground is off by up to 0.3 cell (an open
+  // gap of issue 5). Elsewhere the columns pass through the cell centres and the heights come
+  // back within 0.01 cell.
+  bool projected;
 };
 void PrintTo(const Dem& d, std::ostream* os) { *os << d.name; }
 
@@ -124,8 +124,8 @@ std::size_t columns_not_ground_to_air(const openvdb::FloatGrid& phi) {
 }
 
 // Every DEM converts, with ground below and air above every column's band, and the ground
-// comes back at the source's cell centres: within a hundredth of a cell where the DEM is
-// smooth at its cell size.
+// comes back at the source's cell centres: within a hundredth of a cell, on rough ground as
+// on smooth (the level set crosses zero at the ground along every grid column).
 TEST_P(EveryDem, HeightsComeBackAtTheCellCentres) {
   const std::filesystem::path file = std::filesystem::path(SCREE_DATASETS) / GetParam().path;
   TerrainReport report;
@@ -151,21 +151,21 @@ TEST_P(EveryDem, HeightsComeBackAtTheCellCentres) {
     ++checked;
   }
   std::printf("%s: %zu centres, worst height error %.4f cell\n", GetParam().name, checked, worst / report.cell_size);
-  EXPECT_LT(worst, (GetParam().smooth ? 0.01 : 1.0) * report.cell_size);
+  EXPECT_LT(worst, (GetParam().projected ? 0.3 : 0.01) * report.cell_size);
 }
 
 INSTANTIATE_TEST_SUITE_P(
     Datasets, EveryDem,
-    ::testing::Values(Dem{"dc7", "geotaichi/dc7_dem_1411slide.asc", false}, Dem{"pysheds", "pysheds/dem.tif", false},
-                      Dem{"SRTM", "landlab/SRTMGL3_40.09_-105.56_40.209999999999994_-105.44.asc", false},
+    ::testing::Values(Dem{"dc7", "geotaichi/dc7_dem_1411slide.asc", false}, Dem{"pysheds", "pysheds/dem.tif", true},
+                      Dem{"SRTM", "landlab/SRTMGL3_40.09_-105.56_40.209999999999994_-105.44.asc", true},
                       Dem{"west_bijou_gully", "landlab/west_bijou_gully.asc", false}, Dem{"hugo_site", "landlab/hugo_site.asc", false},
-                      Dem{"pre_runout", "landlab/pre_runout_DEM.asc", false}, Dem{"A_PlanarSlope", "landlab/A_PlanarSlope.asc", true},
+                      Dem{"pre_runout", "landlab/pre_runout_DEM.asc", false}, Dem{"A_PlanarSlope", "landlab/A_PlanarSlope.asc", false},
                       Dem{"C_WideFlumeWithBench", "landlab/C_WideFlumeWithBench.asc", false},
                       Dem{"F_VaryConvergenceConvex", "landlab/F_VaryConvergenceConvex.asc", false},
-                      Dem{"synthetic_landscape", "landlab/synthetic_landscape.asc", true}, Dem{"four_by_three", "landlab/4_x_3.asc", true},
-                      Dem{"four_by_three_no_nodata", "landlab/4_x_3_no_nodata_value.asc", true},
-                      Dem{"avaSlide", "avaframe/avaSlide/Inputs/slideTopo.asc", true},
-                      Dem{"avaDamBreak", "avaframe/avaDamBreak/Inputs/DEM_IP_Topo.asc", true},
+                      Dem{"synthetic_landscape", "landlab/synthetic_landscape.asc", false}, Dem{"four_by_three", "landlab/4_x_3.asc", false},
+                      Dem{"four_by_three_no_nodata", "landlab/4_x_3_no_nodata_value.asc", false},
+                      Dem{"avaSlide", "avaframe/avaSlide/Inputs/slideTopo.asc", false},
+                      Dem{"avaDamBreak", "avaframe/avaDamBreak/Inputs/DEM_IP_Topo.asc", false},
                       Dem{"avaPfa", "avaframe/avaPfa/Inputs/avaPfa.asc", false},
                       Dem{"fluchthorn", "avaframe/scarpExample/Inputs/fluchthorn.tif", false}),
     [](const auto& info) { return std::string(info.param.name); });
