@@ -35,7 +35,11 @@ constexpr std::uint64_t membrane_ball_id(std::uint32_t membrane, std::uint32_t b
   return first_reserved_id + (std::uint64_t(membrane) << 32) + ball;
 }
 constexpr std::uint64_t terrain_id = std::uint64_t(1) << 63;
-constexpr std::uint64_t wall_id(std::uint32_t wall) { return terrain_id + 1 + wall; }
+// Plane p of wall k (walls in case-file order; a box's planes 0–5, a plane wall's 0).
+constexpr std::uint64_t first_wall_id = terrain_id + 1;
+constexpr std::uint64_t wall_id(std::uint32_t wall, std::uint32_t plane = 0) {
+  return first_wall_id + 8 * std::uint64_t(wall) + plane;
+}
 
 // A flexible net: balls joined by linear springs; anchored balls never move.
 struct Membrane {

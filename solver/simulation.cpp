@@ -29,13 +29,6 @@ constexpr std::pair<const char*, double EnergyBooks::*> books[] = {
     {"resting", &EnergyBooks::resting},         {"damping", &EnergyBooks::damping},
     {"wall_work", &EnergyBooks::wall_work},     {"integration", &EnergyBooks::integration}};
 
-// In a checkpoint's contact cache plane p of wall k is the body 2⁶³ + 1 + 8k + p
-// (docs/formats.md, "Ids").
-constexpr std::uint64_t first_wall_id = (std::uint64_t(1) << 63) + 1;
-std::uint64_t wall_plane_id(std::uint32_t wall, std::int32_t plane) {
-  return first_wall_id + 8 * std::uint64_t(wall) + std::uint64_t(plane);
-}
-
 formats::ContactCache contact_cache(const World& w) {
   formats::ContactCache cache;
   for (const auto& [key, impulse] : w.resting_impulses) {
@@ -45,7 +38,7 @@ formats::ContactCache contact_cache(const World& w) {
     else if (key.b == w.terrain_body())
       cache.body_b.push_back(formats::terrain_id);
     else
-      cache.body_b.push_back(wall_plane_id(key.b - std::uint32_t(w.grain_count()), key.plane));
+      cache.body_b.push_back(formats::wall_id(key.b - std::uint32_t(w.grain_count()), std::uint32_t(key.plane)));
     cache.node.push_back(key.node);
     cache.impulse.push_back({impulse.x(), impulse.y(), impulse.z()});
     cache.tangential_displacement.push_back({0, 0, 0});
@@ -64,8 +57,8 @@ void restore_contact_cache(World& w, const formats::ContactCache& cache, const s
   };
   for (std::size_t k = 0; k < cache.size(); ++k) {
     RestingKey key{grain(cache.body_a[k]), 0, 0, cache.node[k]};
-    if (cache.body_b[k] >= first_wall_id) {
-      const std::uint64_t code = cache.body_b[k] - first_wall_id;
+    if (cache.body_b[k] >= formats::first_wall_id) {
+      const std::uint64_t code = cache.body_b[k] - formats::first_wall_id;
       if (code / 8 >= w.walls.size())
         throw formats::FileError(file, "/solver/contacts names wall " + std::to_string(code / 8) + ", but the case has " +
                                            std::to_string(w.walls.size()) + (w.walls.size() == 1 ? " wall" : " walls"));

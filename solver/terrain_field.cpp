@@ -21,13 +21,17 @@ TerrainField::TerrainField(const Eigen::Vector3d& origin, double voxel, int nx, 
     throw std::invalid_argument("terrain field: columns and values do not match");
 }
 
-float TerrainField::at(int i, int j, int k) const {
-  if (i < 0 || j < 0 || i >= nx_ || j >= ny_) return band_;
+void TerrainField::column_pair(int i, int j, int k, float* pair) const {
+  if (i < 0 || j < 0 || i >= nx_ || j >= ny_) {
+    pair[0] = pair[1] = band_;
+    return;
+  }
   const std::size_t c = std::size_t(i) * std::size_t(ny_) + std::size_t(j);
-  const std::int64_t offset = std::int64_t(k) - first_k_[c];
-  if (offset < 0) return -band_;
-  if (offset >= std::int64_t(start_[c + 1] - start_[c])) return band_;
-  return values_[start_[c] + std::size_t(offset)];
+  const std::int64_t count = std::int64_t(start_[c + 1] - start_[c]);
+  for (int dk = 0; dk < 2; ++dk) {
+    const std::int64_t offset = std::int64_t(k) + dk - first_k_[c];
+    pair[dk] = offset < 0 ? -band_ : offset >= count ? band_ : values_[start_[c] + std::size_t(offset)];
+  }
 }
 
 bool TerrainField::cell(const Eigen::Vector3d& world, std::array<float, 8>& corner, Eigen::Vector3d& local) const {
@@ -39,7 +43,8 @@ bool TerrainField::cell(const Eigen::Vector3d& world, std::array<float, 8>& corn
     c[a] = int(f);
     local[a] = p[a] - f;
   }
-  for (int n = 0; n < 8; ++n) corner[n] = at(c[0] + (n >> 2), c[1] + ((n >> 1) & 1), c[2] + (n & 1));
+  // Corner 4i + 2j + k: the cell's four columns, two values each.
+  for (int n = 0; n < 4; ++n) column_pair(c[0] + (n >> 1), c[1] + (n & 1), c[2], &corner[2 * n]);
   return true;
 }
 

@@ -2,12 +2,13 @@
 // The terrain as the solver samples it: the narrow band of the terrain's level set stored
 // column by column. A ground that is a height field has, in every vertical grid column, one
 // contiguous run of band values (φ grows with height along a column), solid below it and air
-// above it; the columns hold just that run. A lookup is two array reads, no tree walk, and
-// the memory is the band itself plus two integers per column, in three flat arrays that one
+// above it; the columns hold just that run. A sample reads its cell's eight values from four
+// columns, no tree walk, and the memory is the band itself plus two integers per column, in three flat arrays that one
 // copy per machine can serve (seed 000 keeps the band only, for the same reason).
 // Light header: Eigen only; `solver/terrain_from_file.h` builds one from a terrain file.
 #include <Eigen/Dense>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -38,7 +39,8 @@ class TerrainField {
   std::size_t bytes() const;  // memory held
 
  private:
-  float at(int i, int j, int k) const;
+  // Values at k and k + 1 of column (i, j).
+  void column_pair(int i, int j, int k, float* pair) const;
   bool cell(const Eigen::Vector3d& world, std::array<float, 8>& corner, Eigen::Vector3d& local) const;
 
   Eigen::Vector3d origin_;

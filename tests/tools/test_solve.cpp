@@ -212,12 +212,11 @@ TEST_P(SolveBadContactCache, OneErrorLineAndNoOutput) {
   EXPECT_FALSE(std::filesystem::exists(dir / "out"));
 }
 
-constexpr std::uint64_t first_wall_id = (std::uint64_t(1) << 63) + 1;  // docs/formats.md, Ids
 INSTANTIATE_TEST_SUITE_P(
     Solve, SolveBadContactCache,
     ::testing::Values(BadCache{"UnknownGrain", 7, 0, "body 7, which is not a grain"},
-                      BadCache{"UnknownWall", 0, first_wall_id + 8 * 3, "wall 3, but the case has 1 wall"},
-                      BadCache{"PlaneOfAPlaneWall", 0, first_wall_id + 2, "plane 2 of wall 0, which has 1"},
+                      BadCache{"UnknownWall", 0, formats::wall_id(3), "wall 3, but the case has 1 wall"},
+                      BadCache{"PlaneOfAPlaneWall", 0, formats::wall_id(0, 2), "plane 2 of wall 0, which has 1"},
                       BadCache{"TerrainTheCaseLacks", 0, formats::terrain_id, "the terrain, but the case has none"}),
     [](const auto& info) { return std::string(info.param.name); });
 
