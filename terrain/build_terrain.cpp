@@ -43,7 +43,8 @@ double grid_spacing(const HeightGrid& g) {
   return std::min(along_x, along_y);
 }
 
-// The source as triangles in map coordinates (metres), with the cell size.
+}  // namespace
+
 TerrainSurface read_ground(const std::filesystem::path& input, const TerrainOptions& options, TerrainReport& report,
                            std::string& crs_wkt) {
   if (is_mesh(input)) {
@@ -110,8 +111,6 @@ TerrainSurface read_ground(const std::filesystem::path& input, const TerrainOpti
     throw formats::FileError(input, e.what());
   }
 }
-
-}  // namespace
 
 formats::Terrain build_terrain(const std::filesystem::path& input, const TerrainOptions& options, TerrainReport& report) {
   if (options.voxel_size < 0 || !std::isfinite(options.voxel_size))

@@ -39,6 +39,12 @@ struct TerrainReport {
   std::string notes;
 };
 
+// The source as triangles in map coordinates (metres), two per cell of a grid, through its
+// nodes; fills report.source, cell_size, filled, masked and notes. The same errors as
+// build_terrain.
+TerrainSurface read_ground(const std::filesystem::path& input, const TerrainOptions& options, TerrainReport& report,
+                           std::string& crs_wkt);
+
 // FileError naming `input` for unreadable or unusable input; std::invalid_argument for bad
 // options (crop window outside the data, voxel size ≤ 0).
 formats::Terrain build_terrain(const std::filesystem::path& input, const TerrainOptions& options, TerrainReport& report);
