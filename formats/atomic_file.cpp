@@ -14,14 +14,18 @@ namespace {
 std::atomic<unsigned> temp_counter{0};
 }
 
-AtomicFile::AtomicFile(std::filesystem::path target) : target_(std::move(target)) {
-  std::filesystem::path dir = target_.parent_path();
+void check_writable(const std::filesystem::path& target) {
+  std::filesystem::path dir = target.parent_path();
   if (dir.empty()) dir = ".";
   std::error_code ec;
   if (!std::filesystem::is_directory(dir, ec))
-    throw FileError(target_, "cannot write: directory " + dir.string() + " does not exist");
-  if (std::filesystem::is_directory(target_, ec))
-    throw FileError(target_, "cannot write: it is a directory");
+    throw FileError(target, "cannot write: directory " + dir.string() + " does not exist");
+  if (std::filesystem::is_directory(target, ec)) throw FileError(target, "cannot write: it is a directory");
+}
+
+AtomicFile::AtomicFile(std::filesystem::path target) : target_(std::move(target)) {
+  check_writable(target_);
+  const std::filesystem::path dir = target_.parent_path().empty() ? "." : target_.parent_path();
   // Hidden, unique per process and call, in the same directory so rename() stays atomic.
   temp_ = dir / ("." + target_.filename().string() + ".tmp." + std::to_string(::getpid()) + "." +
                  std::to_string(temp_counter++));

@@ -5,6 +5,10 @@
 
 namespace scree::formats {
 
+// Throws FileError when `target` could not be written: its directory does not exist, or it is
+// a directory. For tools that write several files and check them all before writing any.
+void check_writable(const std::filesystem::path& target);
+
 class AtomicFile {
  public:
   // Throws FileError when the target's directory does not exist or the target is a directory.

@@ -12,6 +12,8 @@ packages=(
   libeigen3-dev libhdf5-dev libyaml-cpp-dev
   libopenmpi-dev openmpi-bin
   libgtest-dev libgmock-dev libbenchmark-dev
+  # ParaView files (VTK's XML writers)
+  libvtk9-dev
   # optional libraries (SCREE_WITH_ITK, SCREE_WITH_CGAL, SCREE_WITH_GDAL)
   libinsighttoolkit5-dev libcgal-dev libgdal-dev
   # tests that read scree's files from Python, as a user would from docs/formats.md

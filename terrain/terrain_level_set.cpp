@@ -89,9 +89,10 @@ openvdb::FloatGrid::Ptr terrain_level_set(const TerrainSurface& surface, const T
   // Inactive points below the band take −background: the solid goes all the way down.
   openvdb::tools::signedFloodFill(grid->tree());
   // The fill takes an inactive point's sign from its neighbours in the tree: beside the rim of
-  // the ground it can put solid just above a column's band, and below the tree's lowest nodes
-  // there is only the (positive) background. Each column is set right: air above its band,
-  // and ground below it for one root tile's depth.
+  // the ground it can put solid just above a column's band or in the columns beyond the band,
+  // and below the tree's lowest nodes there is only the (positive) background. Each column is
+  // set right: air above its band and in columns without one, and ground below the band for
+  // one root tile's depth.
   const std::int64_t nx = i1 - i0 + 1;
   std::vector<int> top(std::size_t(nx * rows), std::numeric_limits<int>::min());
   std::vector<int> bottom(std::size_t(nx * rows), std::numeric_limits<int>::max());
@@ -112,8 +113,9 @@ openvdb::FloatGrid::Ptr terrain_level_set(const TerrainSurface& surface, const T
     if (*it >= 0) continue;
     openvdb::CoordBBox box;
     it.getBoundingBox(box);
-    const int highest = highest_band(box);
-    if (highest != std::numeric_limits<int>::min() && box.min().z() > highest) it.setValue(float(reach));
+    // A box over no band at all lies beyond the ground's edge; a box over some band columns
+    // and others beyond them stays as the fill left it (a tile below the band at the edge).
+    if (box.min().z() > highest_band(box)) it.setValue(float(reach));
   }
   for (std::size_t c = 0; c < bottom.size(); ++c) {
     if (bottom[c] == std::numeric_limits<int>::max()) continue;

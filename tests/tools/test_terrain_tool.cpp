@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "common/run_tool.h"
+#include "common/vtk_read_back.h"
 #include "formats/terrain.h"
 
 namespace {
@@ -54,6 +55,35 @@ TEST(TerrainTool, AuthumeGroundMeshesConvertWithYUp) {
   }
 }
 
+// --surface: the ground for ParaView, every triangle at the ground's heights and slopes, read
+// back through VTK (a 40 × 40 m window of dc7).
+TEST(TerrainTool, SurfaceForParaViewReadsBackThroughVtk) {
+  TempDir dir;
+  ToolRun r = run_tool(dir, "scree-terrain",
+                       datasets + "/geotaichi/dc7_dem_1411slide.asc --crop 618107,3996242,618147,3996282 -o " +
+                           (dir / "dc7.vdb").string() + " --surface " + (dir / "dc7.vtp").string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto back = scree::testing::read_vtp(dir / "dc7.vtp");
+  ASSERT_TRUE(back.ok);
+  EXPECT_NE(r.out.find("surface     " + std::to_string(back.cells.size()) + " triangles, " +
+                       std::to_string(back.points.size()) + " points"),
+            std::string::npos)
+      << r.out;
+  EXPECT_GT(back.cells.size(), 2u * 40 * 40);
+  ASSERT_EQ(back.point_data.count("elevation"), 1u);
+  ASSERT_EQ(back.cell_data.count("slope"), 1u);
+  const auto& elevation = back.point_data.at("elevation").values;
+  const auto& slope = back.cell_data.at("slope").values;
+  // The window's ground lies between 1603.9 and 1613.0 m; the surface goes at most the band
+  // (3 m) below it at the window's edge.
+  EXPECT_GT(*std::min_element(elevation.begin(), elevation.end()), 1603.9 - 3.01);
+  EXPECT_LT(*std::max_element(elevation.begin(), elevation.end()), 1613.01);
+  EXPECT_GE(*std::min_element(slope.begin(), slope.end()), 0);
+  EXPECT_LE(*std::max_element(slope.begin(), slope.end()), 90);
+  for (std::size_t p = 0; p < back.points.size(); p += 97)
+    EXPECT_NEAR(elevation[p], back.points[p][2], 1e-3);  // the default origin keeps heights (z offset 0)
+}
+
 struct BadInput {
   std::string name, args, message;
   int status;
@@ -91,6 +121,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"DegreesRefused",
                  datasets + "/landlab/SRTMGL3_40.09_-105.56_40.209999999999994_-105.44.asc --project refuse",
                  "coordinates are longitude and latitude in degrees", 1},
+        BadInput{"SurfaceNowhere", "DIR/dem.asc --surface DIR/nowhere/ground.vtp", "nowhere/ground.vtp: cannot write: directory", 1},
         BadInput{"UnknownProjection",
                  datasets + "/landlab/SRTMGL3_40.09_-105.56_40.209999999999994_-105.44.asc --project EPSG:999999",
                  "unknown coordinate reference system 'EPSG:999999'", 1}),

@@ -2,9 +2,11 @@
 #include <iostream>
 #include <sstream>
 
+#include "formats/atomic_file.h"
 #include "formats/error.h"
 #include "formats/terrain.h"
 #include "terrain/build_terrain.h"
+#include "terrain/ground_surface.h"
 #include "tools/cli/cli.h"
 #include "tools/cli/options.h"
 #include "tools/cli/progress.h"
@@ -33,14 +35,19 @@ int main(int argc, char** argv) {
       "                      neighbours; mask: cells without four heights are left out\n"
       "      --project P     for DEMs in degrees: utm (default), a CRS such as EPSG:32613,\n"
       "                      or refuse\n"
-      "      --up A          meshes: the axis that points up, z (default) or y\n",
+      "      --up A          meshes: the axis that points up, z (default) or y\n"
+      "      --surface FILE  also write the ground's surface for ParaView (.vtp): the\n"
+      "                      level set's zero in simulation coordinates, with each\n"
+      "                      point's map elevation and each triangle's slope\n",
       "  scree-terrain dc7_dem_1411slide.asc -o dc7.vdb\n"
       "  scree-terrain topography.txt --voxel-size 1 -o yu_tung.vdb\n"
       "  scree-terrain SRTM.asc --project EPSG:32613 -o boulder.vdb\n"
-      "  scree-terrain DTM_Blue_zone.stl --up y --voxel-size 0.5 -o blue.vdb\n"};
+      "  scree-terrain DTM_Blue_zone.stl --up y --voxel-size 0.5 -o blue.vdb\n"
+      "  scree-terrain dc7_dem_1411slide.asc -o dc7.vdb --surface dc7_ground.vtp\n"};
   return cli::run(tool, argc, argv, [&](const std::vector<std::string>& args) {
-    cli::Options o(args, {"-o", "--voxel-size", "--band", "--crop", "--origin", "--nodata", "--project", "--up"}, {});
+    cli::Options o(args, {"-o", "--voxel-size", "--band", "--crop", "--origin", "--nodata", "--project", "--up", "--surface"}, {});
     const std::string in = o.single_positional("DEM file"), out = o.required_text("-o");
+    const std::string surface = o.text("--surface", "");
     terrain::TerrainOptions options;
     options.voxel_size = o.number("--voxel-size", 0);
     if (o.has("--voxel-size") && !(options.voxel_size > 0)) throw cli::UsageError("--voxel-size: must be positive");
@@ -62,6 +69,9 @@ int main(int argc, char** argv) {
                                                                          : terrain::MissingHeights::mask;
     options.projection = o.text("--project", "utm");
     options.up = o.choice("--up", {"z", "y"})[0];
+    // Both outputs checked before either is written: a run writes both or neither.
+    formats::check_writable(out);
+    if (!surface.empty()) formats::check_writable(surface);
     cli::ProgressLine progress(tool.name, "building", "columns");
     options.progress = [&](std::size_t done, std::size_t total) { progress.update(done, total); };
     terrain::TerrainReport report;
@@ -74,6 +84,12 @@ int main(int argc, char** argv) {
     progress.finish();
     formats::write_terrain(out, terrain);
     std::cout << terrain::describe(out, report);
+    if (!surface.empty()) {
+      const formats::TriangleSurface ground = terrain::ground_surface(terrain);
+      formats::write_vtp(surface, ground);
+      std::cout << "  surface     " << ground.triangles.size() << " triangles, " << ground.points.size() << " points: "
+                << surface << "\n";
+    }
     return 0;
   });
 }

@@ -1,0 +1,75 @@
+#include "formats/vtk_file.h"
+
+#include <vtkCellArray.h>
+#include <vtkCellData.h>
+#include <vtkDoubleArray.h>
+#include <vtkFloatArray.h>
+#include <vtkNew.h>
+#include <vtkPointData.h>
+#include <vtkPoints.h>
+#include <vtkPolyData.h>
+#include <vtkTypeInt64Array.h>
+#include <vtkXMLPolyDataWriter.h>
+
+#include <stdexcept>
+
+#include "formats/atomic_file.h"
+#include "formats/error.h"
+
+namespace scree::formats {
+
+namespace {
+
+vtkSmartPointer<vtkDataArray> to_vtk(const DataArray& a, std::size_t tuples, const char* what) {
+  if (a.components < 1 || a.values.size() != tuples * std::size_t(a.components))
+    throw std::invalid_argument(std::string(what) + " array '" + a.name + "' has " + std::to_string(a.values.size()) +
+                                " values, not " + std::to_string(tuples) + " × " + std::to_string(a.components));
+  vtkSmartPointer<vtkDataArray> out;
+  if (a.integer)
+    out = vtkSmartPointer<vtkTypeInt64Array>::New();
+  else
+    out = vtkSmartPointer<vtkDoubleArray>::New();
+  out->SetName(a.name.c_str());
+  out->SetNumberOfComponents(a.components);
+  out->SetNumberOfTuples(vtkIdType(tuples));
+  for (std::size_t t = 0; t < tuples; ++t)
+    for (int c = 0; c < a.components; ++c)
+      out->SetComponent(vtkIdType(t), c, a.values[t * std::size_t(a.components) + std::size_t(c)]);
+  return out;
+}
+
+}  // namespace
+
+void write_vtp(const std::filesystem::path& file, const TriangleSurface& surface) {
+  vtkNew<vtkPoints> points;
+  points->SetDataTypeToFloat();
+  points->SetNumberOfPoints(vtkIdType(surface.points.size()));
+  for (std::size_t p = 0; p < surface.points.size(); ++p)
+    points->SetPoint(vtkIdType(p), surface.points[p].data());
+  vtkNew<vtkCellArray> triangles;
+  triangles->AllocateExact(vtkIdType(surface.triangles.size()), vtkIdType(3 * surface.triangles.size()));
+  for (const auto& t : surface.triangles) {
+    if (t[0] >= surface.points.size() || t[1] >= surface.points.size() || t[2] >= surface.points.size())
+      throw std::invalid_argument("a triangle names a point that is not there");
+    const vtkIdType ids[3] = {t[0], t[1], t[2]};
+    triangles->InsertNextCell(3, ids);
+  }
+  vtkNew<vtkPolyData> data;
+  data->SetPoints(points);
+  data->SetPolys(triangles);
+  for (const DataArray& a : surface.point_data) data->GetPointData()->AddArray(to_vtk(a, surface.points.size(), "point"));
+  for (const DataArray& a : surface.cell_data) data->GetCellData()->AddArray(to_vtk(a, surface.triangles.size(), "cell"));
+
+  AtomicFile out(file);
+  vtkObject::GlobalWarningDisplayOff();  // a failure is one FileError line, not VTK's own report
+  vtkNew<vtkXMLPolyDataWriter> writer;
+  writer->SetFileName(out.temp_path().c_str());
+  writer->SetInputData(data);
+  writer->SetDataModeToAppended();
+  writer->EncodeAppendedDataOff();  // raw binary, not base64
+  writer->SetCompressorTypeToZLib();
+  if (writer->Write() != 1) throw FileError(file, "cannot write the VTK file");
+  out.commit();
+}
+
+}  // namespace scree::formats
