@@ -11,6 +11,8 @@
 #include <vtkTypeInt64Array.h>
 #include <vtkXMLPolyDataWriter.h>
 
+#include <cstdio>
+#include <fstream>
 #include <stdexcept>
 
 #include "formats/atomic_file.h"
@@ -25,10 +27,11 @@ vtkSmartPointer<vtkDataArray> to_vtk(const DataArray& a, std::size_t tuples, con
     throw std::invalid_argument(std::string(what) + " array '" + a.name + "' has " + std::to_string(a.values.size()) +
                                 " values, not " + std::to_string(tuples) + " × " + std::to_string(a.components));
   vtkSmartPointer<vtkDataArray> out;
-  if (a.integer)
-    out = vtkSmartPointer<vtkTypeInt64Array>::New();
-  else
-    out = vtkSmartPointer<vtkDoubleArray>::New();
+  switch (a.type) {
+    case ValueType::float64: out = vtkSmartPointer<vtkDoubleArray>::New(); break;
+    case ValueType::float32: out = vtkSmartPointer<vtkFloatArray>::New(); break;
+    case ValueType::int64: out = vtkSmartPointer<vtkTypeInt64Array>::New(); break;
+  }
   out->SetName(a.name.c_str());
   out->SetNumberOfComponents(a.components);
   out->SetNumberOfTuples(vtkIdType(tuples));
@@ -69,6 +72,42 @@ void write_vtp(const std::filesystem::path& file, const TriangleSurface& surface
   writer->EncodeAppendedDataOff();  // raw binary, not base64
   writer->SetCompressorTypeToZLib();
   if (writer->Write() != 1) throw FileError(file, "cannot write the VTK file");
+  out.commit();
+}
+
+namespace {
+
+std::string xml_escaped(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+void write_pvd(const std::filesystem::path& file, const std::vector<SeriesEntry>& entries) {
+  AtomicFile out(file);
+  {
+    std::ofstream s(out.temp_path());
+    s << "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"LittleEndian\">\n"
+         "  <Collection>\n";
+    char time[32];
+    for (const SeriesEntry& e : entries) {
+      std::snprintf(time, sizeof time, "%.17g", e.time);
+      s << "    <DataSet timestep=\"" << time << "\" group=\"\" part=\"0\" file=\"" << xml_escaped(e.file.generic_string())
+        << "\"/>\n";
+    }
+    s << "  </Collection>\n</VTKFile>\n";
+    if (!s.flush()) throw FileError(file, "cannot write");
+  }
   out.commit();
 }
 

@@ -10,13 +10,14 @@
 
 namespace scree::formats {
 
-// One value or vector per point (or per cell): `components` numbers each, stored as Float64,
-// or as Int64 when `integer`.
+enum class ValueType { float64, float32, int64 };
+
+// One value or vector per point (or per cell): `components` numbers each, stored as `type`.
 struct DataArray {
   std::string name;
   int components = 1;
   std::vector<double> values;
-  bool integer = false;
+  ValueType type = ValueType::float64;
 };
 
 struct TriangleSurface {
@@ -29,5 +30,13 @@ struct TriangleSurface {
 // naming the file when it cannot be written; std::invalid_argument when an array's size does
 // not match the points or triangles, or a triangle names a point that is not there.
 void write_vtp(const std::filesystem::path& file, const TriangleSurface& surface);
+
+// A ParaView time series (.pvd): one data file per time, named relative to the .pvd's folder.
+struct SeriesEntry {
+  double time = 0;  // s
+  std::filesystem::path file;
+};
+// Writes atomically; FileError naming the file when it cannot be written.
+void write_pvd(const std::filesystem::path& file, const std::vector<SeriesEntry>& entries);
 
 }  // namespace scree::formats

@@ -19,6 +19,7 @@ namespace scree::testing {
 
 struct VtkArray {
   int components = 0;
+  int type = 0;  // VTK_FLOAT, VTK_DOUBLE, ...
   bool integer = false;
   std::vector<double> values;
 };
@@ -36,6 +37,7 @@ inline std::map<std::string, VtkArray> arrays_of(vtkFieldData* data) {
     vtkDataArray* array = data->GetArray(a);
     VtkArray& copy = out[array->GetName()];
     copy.components = array->GetNumberOfComponents();
+    copy.type = array->GetDataType();
     copy.integer = array->GetDataType() == VTK_LONG || array->GetDataType() == VTK_LONG_LONG ||
                    array->GetDataType() == VTK_ID_TYPE || array->GetDataType() == VTK_INT;
     for (vtkIdType t = 0; t < array->GetNumberOfTuples(); ++t)

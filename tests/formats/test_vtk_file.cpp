@@ -20,8 +20,9 @@ TriangleSurface square() {
   TriangleSurface s;
   s.points = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0.5}, {0, 1, 0.5}};
   s.triangles = {{0, 1, 2}, {0, 2, 3}};
-  s.point_data.push_back({"velocity", 3, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, false});
-  s.cell_data.push_back({"id", 1, {7, 9}, true});
+  s.point_data.push_back({"velocity", 3, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, ValueType::float64});
+  s.point_data.push_back({"speed", 1, {0.5, 1.5, 2.5, 3.5}, ValueType::float32});
+  s.cell_data.push_back({"id", 1, {7, 9}, ValueType::int64});
   return s;
 }
 
@@ -37,6 +38,10 @@ TEST(WriteVtp, EveryNumberComesBackThroughVtk) {
   ASSERT_EQ(back.point_data.count("velocity"), 1u);
   EXPECT_EQ(back.point_data.at("velocity").components, 3);
   EXPECT_EQ(back.point_data.at("velocity").values, square().point_data[0].values);
+  ASSERT_EQ(back.point_data.count("speed"), 1u);
+  EXPECT_EQ(back.point_data.at("speed").type, VTK_FLOAT);
+  EXPECT_EQ(back.point_data.at("speed").values, square().point_data[1].values);
+  EXPECT_EQ(back.point_data.at("velocity").type, VTK_DOUBLE);
   ASSERT_EQ(back.cell_data.count("id"), 1u);
   EXPECT_TRUE(back.cell_data.at("id").integer);
   EXPECT_EQ(back.cell_data.at("id").values[0], 7);

@@ -6,7 +6,7 @@
 #include "formats/error.h"
 #include "formats/terrain.h"
 #include "terrain/build_terrain.h"
-#include "terrain/ground_surface.h"
+#include "post/ground_surface.h"
 #include "tools/cli/cli.h"
 #include "tools/cli/options.h"
 #include "tools/cli/progress.h"
@@ -85,7 +85,7 @@ int main(int argc, char** argv) {
     formats::write_terrain(out, terrain);
     std::cout << terrain::describe(out, report);
     if (!surface.empty()) {
-      const formats::TriangleSurface ground = terrain::ground_surface(terrain);
+      const formats::TriangleSurface ground = post::ground_surface(terrain);
       formats::write_vtp(surface, ground);
       std::cout << "  surface     " << ground.triangles.size() << " triangles, " << ground.points.size() << " points: "
                 << surface << "\n";

@@ -4,7 +4,7 @@
 #include "formats/terrain.h"
 #include "formats/vtk_file.h"
 
-namespace scree::terrain {
+namespace scree::post {
 
 // Triangles facing up out of the ground, with point data `elevation` (the map height, m: z
 // plus the terrain's origin offset) and cell data `slope` (degrees from horizontal). Past the
@@ -12,4 +12,4 @@ namespace scree::terrain {
 // for up to the band's width before it ends.
 formats::TriangleSurface ground_surface(const formats::Terrain& terrain);
 
-}  // namespace scree::terrain
+}  // namespace scree::post

@@ -1,6 +1,6 @@
 // The ground's surface for ParaView: on a tilted plane it is the plane, faces up, and carries
 // the map elevation and the slope; it reads back through VTK.
-#include "terrain/ground_surface.h"
+#include "post/ground_surface.h"
 
 #include <gtest/gtest.h>
 
@@ -13,10 +13,14 @@
 #include "common/vtk_read_back.h"
 #include "terrain/terrain_level_set.h"
 
-namespace scree::terrain {
+namespace scree::post {
 namespace {
 
 using Eigen::Vector3d;
+using terrain::HeightGrid;
+using terrain::TerrainGrid;
+using terrain::TerrainSurface;
+using terrain::terrain_level_set;
 
 // z = tan 25° x over 40 × 40 m, voxel 1 m, kept 100 m below its map height.
 formats::Terrain tilted_plane() {
@@ -79,4 +83,4 @@ TEST(GroundSurface, ReadsBackThroughVtk) {
 }
 
 }  // namespace
-}  // namespace scree::terrain
+}  // namespace scree::post

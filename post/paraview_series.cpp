@@ -1,0 +1,139 @@
+#include "post/paraview_series.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <sstream>
+
+#include "formats/avatar.h"
+#include "formats/error.h"
+#include "formats/state.h"
+#include "formats/terrain.h"
+#include "formats/vtk_file.h"
+#include "post/decimate.h"
+#include "post/grain_surfaces.h"
+#include "post/ground_surface.h"
+#include "post/wall_surfaces.h"
+#include "post/zero_surface.h"
+
+namespace scree::post {
+
+namespace fs = std::filesystem;
+
+std::vector<fs::path> find_frames(const formats::Case& c) {
+  const fs::path& folder = c.output.directory;
+  std::vector<std::pair<long long, fs::path>> numbered;
+  std::error_code ec;
+  if (fs::is_directory(folder, ec))
+    for (const auto& entry : fs::directory_iterator(folder)) {
+      const std::string name = entry.path().filename().string();
+      if (name.rfind("frame_", 0) != 0 || entry.path().extension() != ".h5") continue;
+      const std::string digits = name.substr(6, name.size() - 9);
+      if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos) continue;
+      numbered.emplace_back(std::stoll(digits), entry.path());
+    }
+  if (numbered.empty()) throw formats::FileError(folder, "no frames (frame_*.h5) here: has the case been run?");
+  std::sort(numbered.begin(), numbered.end());
+  std::vector<fs::path> frames;
+  for (auto& [number, path] : numbered) frames.push_back(std::move(path));
+  return frames;
+}
+
+namespace {
+
+std::string numbered(const char* stem, std::size_t n) {
+  char name[64];
+  std::snprintf(name, sizeof name, "%s_%06zu.vtp", stem, n);
+  return name;
+}
+
+// Every frame, checked against the case and against each other before anything is written.
+std::vector<formats::State> read_frames(const formats::Case& c, const std::vector<fs::path>& frames) {
+  std::vector<std::string> names;
+  for (const auto& t : c.templates) names.push_back(t.name);
+  std::vector<formats::State> states;
+  for (const fs::path& file : frames) {
+    formats::State s = formats::read_state(file);
+    if (s.templates != names) {
+      std::string theirs, ours;
+      for (const auto& n : s.templates) theirs += (theirs.empty() ? "" : ", ") + n;
+      for (const auto& n : names) ours += (ours.empty() ? "" : ", ") + n;
+      throw formats::FileError(file, "its templates (" + theirs + ") are not the case's (" + ours + "): a frame of another case?");
+    }
+    if (!states.empty() && !(s.time > states.back().time))
+      throw formats::FileError(file, "its time " + std::to_string(s.time) + " s does not follow the previous frame's " +
+                                         std::to_string(states.back().time) + " s: frames of different runs mixed?");
+    states.push_back(std::move(s));
+  }
+  return states;
+}
+
+}  // namespace
+
+SeriesReport write_paraview_series(const formats::Case& c, const std::vector<fs::path>& frames, const fs::path& directory,
+                                   const SeriesOptions& options) {
+  const std::vector<formats::State> states = read_frames(c, frames);
+  std::vector<formats::TriangleSurface> shapes;
+  SeriesReport report;
+  for (const auto& t : c.templates) {
+    shapes.push_back(t.sphere_radius ? sphere_surface(*t.sphere_radius, options.triangles >= 1280 ? 3 : 2)
+                                     : decimate(zero_surface(*formats::read_avatar(t.file).phi, 0), options.triangles));
+    report.template_triangles.push_back(shapes.back().triangles.size());
+  }
+  // Plane walls are drawn over where the grains go: the box of every frame's centres.
+  std::array<double, 3> lo{}, hi{};
+  lo.fill(std::numeric_limits<double>::max());
+  hi.fill(std::numeric_limits<double>::lowest());
+  for (const auto& s : states)
+    for (const auto& p : s.bodies.position)
+      for (int a = 0; a < 3; ++a) lo[a] = std::min(lo[a], p[a]), hi[a] = std::max(hi[a], p[a]);
+  std::array<double, 3> centre{};
+  double size = 1;
+  if (c.domain) {
+    for (int a = 0; a < 3; ++a) lo[a] = c.domain->min[a], hi[a] = c.domain->max[a];
+  }
+  if (lo[0] <= hi[0]) {
+    for (int a = 0; a < 3; ++a) centre[a] = 0.5 * (lo[a] + hi[a]);
+    size = std::max(size, 1.5 * std::hypot(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]));
+  }
+
+  std::error_code ec;
+  fs::create_directories(directory, ec);
+  if (!fs::is_directory(directory)) throw formats::FileError(directory, "cannot make this folder");
+  std::vector<formats::SeriesEntry> grains, walls;
+  for (std::size_t n = 0; n < states.size(); ++n) {
+    const formats::State& s = states[n];
+    grains.push_back({s.time, numbered("grains", n)});
+    formats::write_vtp(directory / grains.back().file, grain_surfaces(s.bodies, shapes));
+    if (!c.walls.empty()) {
+      walls.push_back({s.time, numbered("walls", n)});
+      formats::write_vtp(directory / walls.back().file, wall_surfaces(c.walls, s.time, centre, size));
+    }
+    if (options.progress) options.progress(n + 1, states.size());
+  }
+  formats::write_pvd(directory / "grains.pvd", grains);
+  if (!walls.empty()) formats::write_pvd(directory / "walls.pvd", walls);
+  if (c.terrain) formats::write_vtp(directory / "terrain.vtp", ground_surface(formats::read_terrain(c.terrain->file)));
+
+  report.frames = states.size();
+  report.grains = states.back().bodies.size();
+  report.walls = !c.walls.empty();
+  report.terrain = c.terrain.has_value();
+  report.first_time = states.front().time;
+  report.last_time = states.back().time;
+  return report;
+}
+
+std::string describe(const fs::path& directory, const SeriesReport& r) {
+  std::ostringstream s;
+  s << directory.string() << ": " << r.frames << " frames from t = " << r.first_time << " to " << r.last_time << " s, "
+    << r.grains << (r.grains == 1 ? " grain" : " grains") << " in the last frame\n  grains      grains.pvd (triangles per template:";
+  for (const std::size_t t : r.template_triangles) s << " " << t;
+  s << ")\n";
+  if (r.walls) s << "  walls       walls.pvd\n";
+  if (r.terrain) s << "  terrain     terrain.vtp\n";
+  return s.str();
+}
+
+}  // namespace scree::post
