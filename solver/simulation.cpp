@@ -206,9 +206,12 @@ Simulation load_simulation(const formats::Case& setup, const formats::State& sta
     w.bodies[g].velocity = vec(bodies.velocity[i]);
     w.bodies[g].angular_velocity = vec(bodies.angular_velocity[i]);
   }
+  w.time = state.time;
+  w.step = state.step;
   for (const formats::Wall& cw : setup.walls) {
     Wall wall;
     wall.shape = cw.type == formats::WallType::plane ? WallShape::plane : WallShape::box;
+    // Where the case has it, at t = 0: add_wall places it at the run's time.
     wall.point = vec(cw.point);
     wall.normal = vec(cw.normal);
     wall.min = vec(cw.min);
@@ -222,8 +225,6 @@ Simulation load_simulation(const formats::Case& setup, const formats::State& sta
     w.set_terrain(std::make_shared<const TerrainField>(terrain_field(formats::read_terrain(file), file)),
                   material_index(setup, setup.terrain->material));
   }
-  w.time = state.time;
-  w.step = state.step;
 
   sim.settings.time_step = setup.time.step;
   sim.settings.gravity = vec(setup.gravity);

@@ -61,9 +61,19 @@ std::uint32_t World::add_grain(std::uint64_t grain_id, std::uint32_t shape_index
   return std::uint32_t(id.size() - 1);
 }
 
-void World::add_wall(const Wall& wall) {
+void Wall::place(double t) {
+  point = point_at_zero + velocity * t;
+  min = min_at_zero + velocity * t;
+  max = max_at_zero + velocity * t;
+}
+
+void World::add_wall(const Wall& at_zero) {
   if (terrain) throw std::logic_error("add walls before the terrain");
-  walls.push_back(wall);
+  Wall& wall = walls.emplace_back(at_zero);
+  wall.point_at_zero = at_zero.point;
+  wall.min_at_zero = at_zero.min;
+  wall.max_at_zero = at_zero.max;
+  wall.place(time);
   RigidBody b = RigidBody::fixed();
   b.velocity = wall.velocity;
   b.position = wall.shape == WallShape::plane ? wall.point : 0.5 * (wall.min + wall.max);
@@ -615,11 +625,7 @@ StepReport advance(World& world, const StepSettings& settings) {
     corrected -= settings.gravity.dot(correction[i].velocity) * dt / world.bodies[i].inverse_mass;
   move(world.bodies);
   world.energy.resting -= corrected;
-  for (Wall& w : world.walls) {
-    w.point += w.velocity * dt;
-    w.min += w.velocity * dt;
-    w.max += w.velocity * dt;
-  }
+  for (Wall& w : world.walls) w.place(world.time + dt);
   world.energy.integration +=
       (kinetic_kicked - kinetic_start) + potential_energy(world, settings.gravity) - potential_start - corrected;
   report.courant = courant_number(world, dt);

@@ -46,6 +46,12 @@ struct Wall {
   Vec3 min = Vec3::Zero(), max = Vec3::Zero();       // box: grains inside
   Vec3 velocity = Vec3::Zero();                     // prescribed, m/s
   std::uint32_t material = 0;
+
+  // Where it is at t = 0. place(t) moves it to where its velocity has taken it by t, from
+  // there rather than step by step, so that a restart at any time finds it at the same place
+  // to the last bit.
+  Vec3 point_at_zero = Vec3::Zero(), min_at_zero = Vec3::Zero(), max_at_zero = Vec3::Zero();
+  void place(double t);
 };
 
 struct ContactLaw {
@@ -120,7 +126,7 @@ struct World {
   // Appends a grain of `density` (kg/m³); returns its index.
   std::uint32_t add_grain(std::uint64_t grain_id, std::uint32_t shape_index, std::uint32_t material_index,
                           double density, double grain_scale, const Vec3& position, const Quat& orientation);
-  void add_wall(const Wall& wall);  // after the grains
+  void add_wall(const Wall& wall);  // after the grains; `wall` as it is at t = 0, placed at `time`
   void set_terrain(std::shared_ptr<const TerrainField> field, std::uint32_t material_index);  // after the walls
   std::uint32_t terrain_body() const { return std::uint32_t(grain_count() + walls.size()); }
   // The material of a grain, a wall's static body or the terrain's.

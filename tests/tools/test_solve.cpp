@@ -92,6 +92,7 @@ TEST(Solve, WallImpulseCarriesTheWeightOfARestingStack) {
 struct RestartRun {
   const char* name;
   std::vector<formats::Vec3> grains;
+  bool rising_floor = false;  // the floor moves up at 2 cm/s
 };
 void PrintTo(const RestartRun& r, std::ostream* os) { *os << r.name; }
 
@@ -99,8 +100,15 @@ class SolveRestart : public ::testing::TestWithParam<RestartRun> {};
 
 TEST_P(SolveRestart, ContinuesBitForBit) {
   TempDir whole, first;
-  prepare(whole, "sphere_bounce", GetParam().grains);
-  prepare(first, "sphere_bounce", GetParam().grains, "  duration: 0.8", "  duration: 0.4");
+  std::vector<testing::CaseEdit> edits;
+  if (GetParam().rising_floor) edits.push_back({"    normal: [0, 0, 1]\n", "    normal: [0, 0, 1]\n    velocity: [0, 0, 0.02]\n"});
+  std::vector<testing::Grain> grains;
+  for (const formats::Vec3& p : GetParam().grains) grains.push_back({p});
+  testing::write_validation_case(whole, "sphere_bounce", edits);
+  testing::write_grains(whole, {"ball"}, grains);
+  edits.push_back({"  duration: 0.8", "  duration: 0.4"});
+  testing::write_validation_case(first, "sphere_bounce", edits);
+  testing::write_grains(first, {"ball"}, grains);
   ASSERT_EQ(testing::run_tool(whole, "scree-solve", (whole / "case.yaml").string()).status, 0);
   ASSERT_EQ(testing::run_tool(first, "scree-solve", (first / "case.yaml").string()).status, 0);
   // Continue the short run to 0.8 s from its checkpoint.
@@ -128,7 +136,9 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(RestartRun{"InFlight", {{0, 0, 0.5}}},
                       // Resting contacts start each step from the last step's impulses: the
                       // checkpoint must carry them.
-                      RestartRun{"RestingStack", {{0, 0, 0.05}, {0, 0, 0.15}, {0, 0, 0.25}, {0.3, 0, 0.05}}}),
+                      RestartRun{"RestingStack", {{0, 0, 0.05}, {0, 0, 0.15}, {0, 0, 0.25}, {0.3, 0, 0.05}}},
+                      // The floor carries on from where it was at the checkpoint's time.
+                      RestartRun{"RisingFloor", {{0, 0, 0.05}, {0.3, 0, 0.2}}, true}),
     [](const auto& info) { return std::string(info.param.name); });
 
 struct BadRun {
