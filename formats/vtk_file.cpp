@@ -23,15 +23,24 @@ namespace scree::formats {
 namespace {
 
 vtkSmartPointer<vtkDataArray> to_vtk(const DataArray& a, std::size_t tuples, const char* what) {
-  if (a.components < 1 || a.values.size() != tuples * std::size_t(a.components))
-    throw std::invalid_argument(std::string(what) + " array '" + a.name + "' has " + std::to_string(a.values.size()) +
+  const bool integer = a.type == ValueType::int64;
+  const std::size_t count = integer ? a.integers.size() : a.values.size();
+  if (a.components < 1 || count != tuples * std::size_t(a.components))
+    throw std::invalid_argument(std::string(what) + " array '" + a.name + "' has " + std::to_string(count) +
                                 " values, not " + std::to_string(tuples) + " × " + std::to_string(a.components));
-  vtkSmartPointer<vtkDataArray> out;
-  switch (a.type) {
-    case ValueType::float64: out = vtkSmartPointer<vtkDoubleArray>::New(); break;
-    case ValueType::float32: out = vtkSmartPointer<vtkFloatArray>::New(); break;
-    case ValueType::int64: out = vtkSmartPointer<vtkTypeInt64Array>::New(); break;
+  if (integer) {
+    auto out = vtkSmartPointer<vtkTypeInt64Array>::New();
+    out->SetName(a.name.c_str());
+    out->SetNumberOfComponents(a.components);
+    out->SetNumberOfTuples(vtkIdType(tuples));
+    for (std::size_t n = 0; n < count; ++n) out->SetValue(vtkIdType(n), a.integers[n]);
+    return out;
   }
+  vtkSmartPointer<vtkDataArray> out;
+  if (a.type == ValueType::float32)
+    out = vtkSmartPointer<vtkFloatArray>::New();
+  else
+    out = vtkSmartPointer<vtkDoubleArray>::New();
   out->SetName(a.name.c_str());
   out->SetNumberOfComponents(a.components);
   out->SetNumberOfTuples(vtkIdType(tuples));

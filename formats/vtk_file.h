@@ -13,11 +13,14 @@ namespace scree::formats {
 enum class ValueType { float64, float32, int64 };
 
 // One value or vector per point (or per cell): `components` numbers each, stored as `type`.
+// An int64 array holds its numbers in `integers` (ids up to 2⁶² stay exact), the others in
+// `values`.
 struct DataArray {
   std::string name;
   int components = 1;
   std::vector<double> values;
   ValueType type = ValueType::float64;
+  std::vector<std::int64_t> integers;
 };
 
 struct TriangleSurface {

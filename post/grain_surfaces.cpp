@@ -38,13 +38,19 @@ formats::TriangleSurface sphere_surface(double radius, int levels) {
   return s;
 }
 
+int sphere_levels(std::size_t triangles) {
+  int levels = 0;
+  for (std::size_t next = 80; next <= triangles; next *= 4) ++levels;
+  return levels;
+}
+
 formats::TriangleSurface grain_surfaces(const formats::Bodies& bodies,
                                         const std::vector<formats::TriangleSurface>& templates) {
   using formats::ValueType;
   formats::TriangleSurface out;
-  formats::DataArray velocity{"velocity", 3, {}, ValueType::float32}, speed{"speed", 1, {}, ValueType::float32},
-      angular{"angular_velocity", 3, {}, ValueType::float32};
-  formats::DataArray id{"id", 1, {}, ValueType::int64}, template_index{"template", 1, {}, ValueType::int64};
+  formats::DataArray velocity{"velocity", 3, {}, ValueType::float32, {}}, speed{"speed", 1, {}, ValueType::float32, {}},
+      angular{"angular_velocity", 3, {}, ValueType::float32, {}};
+  formats::DataArray id{"id", 1, {}, ValueType::int64, {}}, template_index{"template", 1, {}, ValueType::int64, {}};
   for (std::size_t b = 0; b < bodies.size(); ++b) {
     if (bodies.template_index[b] >= templates.size())
       throw std::invalid_argument("grain " + std::to_string(bodies.id[b]) + " names template " +
@@ -65,8 +71,8 @@ formats::TriangleSurface grain_surfaces(const formats::Bodies& bodies,
     }
     for (const auto& t : shape.triangles) {
       out.triangles.push_back({first + t[0], first + t[1], first + t[2]});
-      id.values.push_back(double(bodies.id[b]));
-      template_index.values.push_back(double(bodies.template_index[b]));
+      id.integers.push_back(std::int64_t(bodies.id[b]));
+      template_index.integers.push_back(bodies.template_index[b]);
     }
   }
   out.point_data = {std::move(velocity), std::move(speed), std::move(angular)};

@@ -11,6 +11,8 @@ namespace scree::post {
 // An analytic sphere: an icosahedron with each edge cut `levels` times in two, on the sphere
 // (20 · 4^levels triangles), facing out.
 formats::TriangleSurface sphere_surface(double radius, int levels);
+// The most levels whose 20 · 4^levels triangles stay within `triangles` (0 below 80).
+int sphere_levels(std::size_t triangles);
 
 // Every grain of `bodies` as its template's surface (body frame) times its scale, rotated by
 // its orientation and moved to its position. Point data `velocity` (of the material point,

@@ -30,8 +30,8 @@ formats::TriangleSurface ground_surface(const formats::Terrain& terrain) {
   }
   formats::TriangleSurface surface = zero_surface(phi, 0.0, band);
 
-  formats::DataArray elevation{"elevation", 1, {}, formats::ValueType::float64};
-  formats::DataArray slope{"slope", 1, {}, formats::ValueType::float32};
+  formats::DataArray elevation{"elevation", 1, {}, formats::ValueType::float64, {}};
+  formats::DataArray slope{"slope", 1, {}, formats::ValueType::float32, {}};
   for (const auto& p : surface.points) elevation.values.push_back(p[2] + terrain.origin_offset[2]);
   auto at = [&](std::uint32_t i) { return Eigen::Vector3d(surface.points[i].data()); };
   for (const auto& t : surface.triangles) {

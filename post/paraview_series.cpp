@@ -77,7 +77,7 @@ SeriesReport write_paraview_series(const formats::Case& c, const std::vector<fs:
   std::vector<formats::TriangleSurface> shapes;
   SeriesReport report;
   for (const auto& t : c.templates) {
-    shapes.push_back(t.sphere_radius ? sphere_surface(*t.sphere_radius, options.triangles >= 1280 ? 3 : 2)
+    shapes.push_back(t.sphere_radius ? sphere_surface(*t.sphere_radius, sphere_levels(options.triangles))
                                      : decimate(zero_surface(*formats::read_avatar(t.file).phi, 0), options.triangles));
     report.template_triangles.push_back(shapes.back().triangles.size());
   }

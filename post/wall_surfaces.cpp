@@ -8,14 +8,14 @@ formats::TriangleSurface wall_surfaces(const std::vector<formats::Wall>& walls, 
                                        const std::array<double, 3>& centre, double plane_size) {
   using Eigen::Vector3d;
   formats::TriangleSurface out;
-  formats::DataArray index{"wall", 1, {}, formats::ValueType::int64};
+  formats::DataArray index{"wall", 1, {}, formats::ValueType::int64, {}};
   // A quad a b c d (counter-clockwise seen from the side it faces) as two triangles.
   auto quad = [&](const Vector3d& a, const Vector3d& b, const Vector3d& c, const Vector3d& d, std::size_t wall) {
     const auto first = std::uint32_t(out.points.size());
     for (const Vector3d& p : {a, b, c, d}) out.points.push_back({p.x(), p.y(), p.z()});
     out.triangles.push_back({first, first + 1, first + 2});
     out.triangles.push_back({first, first + 2, first + 3});
-    index.values.insert(index.values.end(), 2, double(wall));
+    index.integers.insert(index.integers.end(), 2, std::int64_t(wall));
   };
   for (std::size_t k = 0; k < walls.size(); ++k) {
     const formats::Wall& w = walls[k];

@@ -21,7 +21,8 @@ struct VtkArray {
   int components = 0;
   int type = 0;  // VTK_FLOAT, VTK_DOUBLE, ...
   bool integer = false;
-  std::vector<double> values;
+  std::vector<double> values;          // every array's numbers, as doubles
+  std::vector<std::int64_t> integers;  // an integer array's numbers, exactly
 };
 
 struct PolyDataRead {
@@ -42,6 +43,8 @@ inline std::map<std::string, VtkArray> arrays_of(vtkFieldData* data) {
                    array->GetDataType() == VTK_ID_TYPE || array->GetDataType() == VTK_INT;
     for (vtkIdType t = 0; t < array->GetNumberOfTuples(); ++t)
       for (int c = 0; c < copy.components; ++c) copy.values.push_back(array->GetComponent(t, c));
+    if (copy.integer)
+      for (vtkIdType n = 0; n < array->GetNumberOfValues(); ++n) copy.integers.push_back(array->GetVariantValue(n).ToTypeInt64());
   }
   return out;
 }

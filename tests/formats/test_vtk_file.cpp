@@ -20,9 +20,9 @@ TriangleSurface square() {
   TriangleSurface s;
   s.points = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0.5}, {0, 1, 0.5}};
   s.triangles = {{0, 1, 2}, {0, 2, 3}};
-  s.point_data.push_back({"velocity", 3, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, ValueType::float64});
-  s.point_data.push_back({"speed", 1, {0.5, 1.5, 2.5, 3.5}, ValueType::float32});
-  s.cell_data.push_back({"id", 1, {7, 9}, ValueType::int64});
+  s.point_data.push_back({"velocity", 3, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, ValueType::float64, {}});
+  s.point_data.push_back({"speed", 1, {0.5, 1.5, 2.5, 3.5}, ValueType::float32, {}});
+  s.cell_data.push_back({"id", 1, {}, ValueType::int64, {7, (std::int64_t(1) << 53) + 1}});
   return s;
 }
 
@@ -44,7 +44,7 @@ TEST(WriteVtp, EveryNumberComesBackThroughVtk) {
   EXPECT_EQ(back.point_data.at("velocity").type, VTK_DOUBLE);
   ASSERT_EQ(back.cell_data.count("id"), 1u);
   EXPECT_TRUE(back.cell_data.at("id").integer);
-  EXPECT_EQ(back.cell_data.at("id").values[0], 7);
+  EXPECT_EQ(back.cell_data.at("id").integers, square().cell_data[0].integers);  // exact beyond 2⁵³
   // Compressed raw binary after the XML header, not ASCII or base64.
   const std::string text = scree::testing::read_text(dir / "square.vtp");
   EXPECT_NE(text.find("compressor=\"vtkZLibDataCompressor\""), std::string::npos);
@@ -58,7 +58,7 @@ TEST(WriteVtp, RefusesArraysThatDoNotFitAndWritesNothing) {
   s.point_data[0].values.pop_back();
   EXPECT_THROW(write_vtp(dir / "s.vtp", s), std::invalid_argument);
   s = square();
-  s.cell_data[0].components = 2;
+  s.cell_data[0].integers.pop_back();
   EXPECT_THROW(write_vtp(dir / "s.vtp", s), std::invalid_argument);
   s = square();
   s.triangles[1][2] = 4;

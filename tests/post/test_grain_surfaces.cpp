@@ -34,6 +34,12 @@ TEST(SphereSurface, IcosphereOnTheSphereFacingOut) {
   const double ball = 4.0 / 3 * std::numbers::pi * 8;
   EXPECT_GT(enclosed_volume(s), 0.98 * ball);  // inscribed: a little less than the ball
   EXPECT_LT(enclosed_volume(s), ball);
+  // As many levels as a triangle budget allows: 20, 80, 320, 1280, ... triangles.
+  EXPECT_EQ(sphere_levels(20), 0);
+  EXPECT_EQ(sphere_levels(79), 0);
+  EXPECT_EQ(sphere_levels(80), 1);
+  EXPECT_EQ(sphere_levels(1000), 2);
+  EXPECT_EQ(sphere_levels(1280), 3);
 }
 
 // A level-set sphere of radius 1 m at 0.05 m voxels (40 across): its zero surface lies on the
@@ -90,8 +96,8 @@ TEST(GrainSurfaces, EachGrainIsItsTemplateScaledTurnedAndMovedWithItsMotion) {
   EXPECT_EQ(s.triangles[4][0], 4u);                  // its triangles name its own points
   ASSERT_EQ(s.cell_data.size(), 2u);
   EXPECT_EQ(s.cell_data[0].name, "id");
-  EXPECT_EQ(s.cell_data[0].values, (std::vector<double>{7, 7, 7, 7, 42, 42, 42, 42}));
-  EXPECT_EQ(s.cell_data[1].values, std::vector<double>(8, 0));
+  EXPECT_EQ(s.cell_data[0].integers, (std::vector<std::int64_t>{7, 7, 7, 7, 42, 42, 42, 42}));
+  EXPECT_EQ(s.cell_data[1].integers, std::vector<std::int64_t>(8, 0));
   EXPECT_NEAR(enclosed_volume(s), (1 + 8) * enclosed_volume(tetra), 1e-12);  // turning keeps the faces out
   bodies.template_index[1] = 1;
   EXPECT_THROW(grain_surfaces(bodies, {tetra}), std::invalid_argument);

@@ -42,7 +42,7 @@ TEST(WallSurfaces, BoxFacesFaceInAndMoveWithTheBox) {
   double lowest_x = 1e9;
   for (const auto& p : s.points) lowest_x = std::min(lowest_x, p[0]);
   EXPECT_EQ(lowest_x, 1);
-  EXPECT_EQ(s.cell_data.at(0).values, std::vector<double>(12, 0));
+  EXPECT_EQ(s.cell_data.at(0).integers, std::vector<std::int64_t>(12, 0));
 }
 
 TEST(WallSurfaces, PlaneIsASquareFacingTheGrainsSide) {
@@ -59,7 +59,7 @@ TEST(WallSurfaces, PlaneIsASquareFacingTheGrainsSide) {
   // The ground's square is centred under (3, 4, 10).
   const Vector3d middle = 0.5 * (Vector3d(s.points[0].data()) + Vector3d(s.points[2].data()));
   EXPECT_NEAR((middle - Vector3d(3, 4, 0)).norm(), 0, 1e-12);
-  EXPECT_EQ(s.cell_data.at(0).values, (std::vector<double>{0, 0, 1, 1}));
+  EXPECT_EQ(s.cell_data.at(0).integers, (std::vector<std::int64_t>{0, 0, 1, 1}));
 }
 
 }  // namespace
