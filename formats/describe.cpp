@@ -70,7 +70,7 @@ std::string describe_state(const std::filesystem::path& file) {
   State st = read_state(file);
   std::ostringstream s;
   s << file.string() << ": " << to_string(st.kind) << " at t = " << st.time << " s, step "
-    << st.step << "\n"
+    << st.step << (st.run.empty() ? "" : ", run " + st.run) << "\n"
     << "  bodies        " << st.bodies.size() << " of " << st.templates.size() << " templates\n";
   if (st.bodies.size() > 0) {
     std::array<double, 3> lo = st.bodies.position[0], hi = lo;

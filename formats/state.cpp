@@ -252,6 +252,7 @@ void write_state(const std::filesystem::path& file, const State& s) {
     h5::write_attribute(root, "kind", std::string(to_string(s.kind)));
     h5::write_attribute(root, "time", s.time);
     h5::write_attribute(root, "step", s.step);
+    if (!s.run.empty()) h5::write_attribute(root, "run", s.run);
     h5::write_strings(root, "templates", s.templates);
 
     write_group(root, "bodies", s.bodies, body_fields);
@@ -289,6 +290,7 @@ State read_state(const std::filesystem::path& file) {
   else throw FileError(file, "unknown kind '" + kind + "' (state, frame or checkpoint)");
   s.time = h5::read_double_attribute(root, "time");
   s.step = h5::read_int_attribute(root, "step");
+  if (h5::has_attribute(root, "run")) s.run = h5::read_string_attribute(root, "run");
   s.templates = h5::read_strings(root, "templates");
 
   read_group(root, "bodies", s.bodies, body_fields);

@@ -82,6 +82,10 @@ struct State {
   StateKind kind = StateKind::state;
   double time = 0;         // s
   std::int64_t step = 0;   // time steps taken
+  // Names the run that wrote a frame or checkpoint (scree-solve draws one at a fresh start; a
+  // restart carries it on), so that frames of different runs are never read as one; empty
+  // in states and in files from before run ids.
+  std::string run;
   std::vector<std::string> templates;  // avatar paths as given in the case file
   Bodies bodies;
   std::vector<Membrane> membranes;

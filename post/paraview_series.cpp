@@ -12,6 +12,7 @@
 #include "formats/terrain.h"
 #include "formats/vtk_file.h"
 #include "post/decimate.h"
+#include "post/run_frames.h"
 #include "post/grain_surfaces.h"
 #include "post/ground_surface.h"
 #include "post/wall_surfaces.h"
@@ -21,52 +22,12 @@ namespace scree::post {
 
 namespace fs = std::filesystem;
 
-std::vector<fs::path> find_frames(const formats::Case& c) {
-  const fs::path& folder = c.output.directory;
-  std::vector<std::pair<long long, fs::path>> numbered;
-  std::error_code ec;
-  if (fs::is_directory(folder, ec))
-    for (const auto& entry : fs::directory_iterator(folder)) {
-      const std::string name = entry.path().filename().string();
-      if (name.rfind("frame_", 0) != 0 || entry.path().extension() != ".h5") continue;
-      const std::string digits = name.substr(6, name.size() - 9);
-      if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos) continue;
-      numbered.emplace_back(std::stoll(digits), entry.path());
-    }
-  if (numbered.empty()) throw formats::FileError(folder, "no frames (frame_*.h5) here: has the case been run?");
-  std::sort(numbered.begin(), numbered.end());
-  std::vector<fs::path> frames;
-  for (auto& [number, path] : numbered) frames.push_back(std::move(path));
-  return frames;
-}
-
 namespace {
 
 std::string numbered(const char* stem, std::size_t n) {
   char name[64];
   std::snprintf(name, sizeof name, "%s_%06zu.vtp", stem, n);
   return name;
-}
-
-// Every frame, checked against the case and against each other before anything is written.
-std::vector<formats::State> read_frames(const formats::Case& c, const std::vector<fs::path>& frames) {
-  std::vector<std::string> names;
-  for (const auto& t : c.templates) names.push_back(t.name);
-  std::vector<formats::State> states;
-  for (const fs::path& file : frames) {
-    formats::State s = formats::read_state(file);
-    if (s.templates != names) {
-      std::string theirs, ours;
-      for (const auto& n : s.templates) theirs += (theirs.empty() ? "" : ", ") + n;
-      for (const auto& n : names) ours += (ours.empty() ? "" : ", ") + n;
-      throw formats::FileError(file, "its templates (" + theirs + ") are not the case's (" + ours + "): a frame of another case?");
-    }
-    if (!states.empty() && !(s.time > states.back().time))
-      throw formats::FileError(file, "its time " + std::to_string(s.time) + " s does not follow the previous frame's " +
-                                         std::to_string(states.back().time) + " s: frames of different runs mixed?");
-    states.push_back(std::move(s));
-  }
-  return states;
 }
 
 }  // namespace

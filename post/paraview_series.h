@@ -10,10 +10,6 @@
 
 namespace scree::post {
 
-// The frames of a run: `frame_*.h5` in the case's output folder, in the order of their
-// numbers. FileError naming the folder when there is none.
-std::vector<std::filesystem::path> find_frames(const formats::Case& c);
-
 struct SeriesOptions {
   std::size_t triangles = 1000;  // per grain template, at most (see decimate)
   std::function<void(std::size_t done, std::size_t total)> progress;
@@ -26,8 +22,7 @@ struct SeriesReport {
   double first_time = 0, last_time = 0;
 };
 
-// Reads every frame first (FileError naming the first bad one: unreadable, not of this case's
-// templates, or out of time order, as when frames of different runs are mixed), then writes
+// Reads every frame first (read_frames: FileError naming the first bad one), then writes
 // into `directory` (made if missing): grains_NNNNNN.vtp per frame and grains.pvd; with walls,
 // walls_NNNNNN.vtp and walls.pvd; with a terrain, terrain.vtp (once).
 SeriesReport write_paraview_series(const formats::Case& c, const std::vector<std::filesystem::path>& frames,

@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <chrono>
 #include <map>
 #include <memory>
+#include <random>
 
 #include "formats/avatar.h"
 #include "formats/csv_log.h"
@@ -16,6 +18,18 @@
 namespace scree::solver {
 
 namespace {
+
+// 64 random bits as 16 hex digits: the system's entropy mixed with the clock, so that two
+// runs started together still differ.
+std::string new_run_name() {
+  std::random_device entropy;
+  const auto now = std::chrono::high_resolution_clock::now().time_since_epoch().count();
+  std::seed_seq seed{entropy(), entropy(), std::uint32_t(now), std::uint32_t(std::uint64_t(now) >> 32)};
+  std::mt19937_64 draw(seed);
+  char name[17];
+  std::snprintf(name, sizeof name, "%016llx", static_cast<unsigned long long>(draw()));
+  return name;
+}
 
 Vec3 vec(const formats::Vec3& v) { return Vec3(v[0], v[1], v[2]); }
 
@@ -110,6 +124,7 @@ formats::State snapshot(const Simulation& sim, formats::StateKind kind) {
   s.kind = kind;
   s.time = sim.world.time;
   s.step = sim.world.step;
+  s.run = sim.run;
   s.templates = sim.template_names;
   const World& w = sim.world;
   s.bodies.resize(w.grain_count());
@@ -185,6 +200,8 @@ Simulation load_simulation(const formats::Case& setup, const formats::State& sta
   }
   sim.template_names.clear();
   for (const formats::GrainTemplate& t : setup.templates) sim.template_names.push_back(t.name);
+  // A restart continues its run; anything else starts a new one.
+  sim.run = state.kind == formats::StateKind::checkpoint && !state.run.empty() ? state.run : new_run_name();
 
   // Contact laws between every pair of materials.
   w.material_count = std::uint32_t(setup.materials.size());

@@ -129,6 +129,13 @@ TEST_P(SolveRestart, ContinuesBitForBit) {
   for (const char* frame : {"frame_000004.h5", "frame_000008.h5"})
     EXPECT_EQ(formats::read_state(whole / "out" / frame).bodies.position,
               formats::read_state(first / "out" / frame).bodies.position);
+  // Every frame of one run names it, the restart's too; two runs differ.
+  const std::string first_run = formats::read_state(first / "out" / "frame_000000.h5").run;
+  EXPECT_EQ(first_run.size(), 16u);
+  EXPECT_EQ(formats::read_state(first / "out" / "frame_000008.h5").run, first_run);
+  EXPECT_EQ(b.run, first_run);
+  EXPECT_NE(a.run, first_run);
+  EXPECT_EQ(formats::read_state(whole / "out" / "frame_000008.h5").run, a.run);
 }
 
 INSTANTIATE_TEST_SUITE_P(

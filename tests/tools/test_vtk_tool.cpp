@@ -120,6 +120,10 @@ TEST_P(VtkToolRefuses, WithOneLineAndNoOutput) {
     other.templates = {"boulder"};
     formats::write_state(testing::frame_file(dir, 1), other);
   } else if (bad.name == "RunsMixed") {
+    formats::State other = formats::read_state(testing::frame_file(dir, 2));
+    other.run = "0123456789abcdef";
+    formats::write_state(testing::frame_file(dir, 2), other);
+  } else if (bad.name == "FramesOutOfOrder") {
     std::filesystem::copy_file(testing::frame_file(dir, 0), testing::frame_file(dir, 7));
   } else if (bad.name == "TooFewTriangles") {
     extra = " --triangles 3";
@@ -132,7 +136,8 @@ INSTANTIATE_TEST_SUITE_P(
     BadInputs, VtkToolRefuses,
     ::testing::Values(BadRun{"NoFrames", "out: no frames (frame_*.h5) here: has the case been run?", 1},
                       BadRun{"FrameOfAnotherCase", "frame_000001.h5: its templates (boulder) are not the case's (box)", 1},
-                      BadRun{"RunsMixed", "frame_000007.h5: its time 0.000000 s does not follow the previous frame's 0.020000 s", 1},
+                      BadRun{"RunsMixed", "frame_000002.h5: frames of different runs mixed: this one is from run 0123456789abcdef, frame_000000.h5 from run ", 1},
+                      BadRun{"FramesOutOfOrder", "frame_000007.h5: its time 0.000000 s does not follow the previous frame's 0.020000 s", 1},
                       BadRun{"TooFewTriangles", "--triangles: must be a whole number ≥ 20", 2}),
     [](const auto& info) { return info.param.name; });
 

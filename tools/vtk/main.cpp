@@ -4,6 +4,7 @@
 
 #include "formats/case.h"
 #include "post/paraview_series.h"
+#include "post/run_frames.h"
 #include "tools/cli/cli.h"
 #include "tools/cli/options.h"
 #include "tools/cli/progress.h"
