@@ -27,6 +27,7 @@ class ShapeTemplate {
   double value_and_gradient(const Eigen::Vector3d& body, Eigen::Vector3d& gradient) const;
 
   const std::vector<Eigen::Vector3f>& nodes() const { return nodes_; }
+  double voxel_size() const { return 1.0 / body_to_index_.row(0).norm(); }  // body-frame metres
   std::size_t bytes() const;  // memory held: values and nodes
 
  private:
