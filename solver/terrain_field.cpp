@@ -67,6 +67,37 @@ double TerrainField::value_and_gradient(const Eigen::Vector3d& world, Eigen::Vec
   return value;
 }
 
+std::optional<double> TerrainField::ground_height(double x, double y) const {
+  const double u = (x - origin_.x()) / voxel_, v = (y - origin_.y()) / voxel_;
+  const int i = int(std::floor(u)), j = int(std::floor(v));
+  if (!(u >= 0 && v >= 0) || i + 1 >= nx_ || j + 1 >= ny_) return std::nullopt;
+  const double a = u - i, b = v - j;
+  const double weight[4] = {(1 - a) * (1 - b), (1 - a) * b, a * (1 - b), a * b};  // columns 2i' + j'
+  std::int64_t k_low = std::numeric_limits<std::int64_t>::max(), k_high = std::numeric_limits<std::int64_t>::min();
+  for (int n = 0; n < 4; ++n) {
+    const std::size_t c = std::size_t(i + (n >> 1)) * std::size_t(ny_) + std::size_t(j + (n & 1));
+    if (start_[c + 1] == start_[c]) return std::nullopt;  // no ground in this column
+    k_low = std::min<std::int64_t>(k_low, first_k_[c]);
+    k_high = std::max<std::int64_t>(k_high, first_k_[c] + std::int64_t(start_[c + 1] - start_[c]));
+  }
+  auto level = [&](std::int64_t k) {
+    double value = 0;
+    for (int n = 0; n < 4; ++n) {
+      float pair[2];
+      column_pair(i + (n >> 1), j + (n & 1), int(k), pair);
+      value += weight[n] * pair[0];
+    }
+    return value;
+  };
+  double below = level(k_low - 1);
+  for (std::int64_t k = k_low; k <= k_high; ++k) {
+    const double above = level(k);
+    if (below <= 0 && above > 0) return origin_.z() + voxel_ * (double(k - 1) + below / (below - above));
+    below = above;
+  }
+  return std::nullopt;
+}
+
 bool TerrainField::clear_of(const Eigen::Vector3d& centre, double radius) const {
   const double phi = value(centre);
   if (phi < band_ - voxel_) return phi > radius;  // within the band: an exact distance

@@ -11,6 +11,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace scree::solver {
@@ -33,6 +34,10 @@ class TerrainField {
   // farther than the radius from it by the band's exact distance, or the ball passes above
   // every band value of the columns under it.
   bool clear_of(const Eigen::Vector3d& centre, double radius) const;
+
+  // The height of the ground (φ's zero) on the vertical line through (x, y), where the four
+  // columns around it hold ground; none beyond the terrain.
+  std::optional<double> ground_height(double x, double y) const;
 
   double band() const { return band_; }  // m
   double voxel_size() const { return voxel_; }

@@ -13,6 +13,8 @@
 
 #include "formats/error.h"
 #include "terrain/height_grid.h"
+#include "terrain/raster_grid.h"
+#include "formats/atomic_file.h"
 
 namespace scree::terrain {
 
@@ -139,6 +141,100 @@ void project(HeightGrid& g, const std::string& target) {
   g.crs_wkt = wkt_of(to);
   g.geographic = false;
   g.notes += "projected from degrees to " + name + "; ";
+}
+
+std::array<double, 2> RasterGrid::pixel_of(double x, double y) const {
+  const auto& g = geotransform;
+  const double det = g[1] * g[5] - g[2] * g[4];
+  const double dx = x - g[0], dy = y - g[3];
+  return {(g[5] * dx - g[2] * dy) / det, (-g[4] * dx + g[1] * dy) / det};
+}
+
+std::array<double, 2> RasterGrid::corner(double col, double row) const {
+  const auto& g = geotransform;
+  return {g[0] + col * g[1] + row * g[2], g[3] + col * g[4] + row * g[5]};
+}
+
+RasterGrid read_raster_grid(const std::filesystem::path& file) {
+  start_gdal();
+  if (!std::filesystem::exists(file)) throw formats::FileError(file, "no such file");
+  CPLErrorReset();
+  std::unique_ptr<GDALDataset> data(GDALDataset::Open(file.c_str(), GDAL_OF_RASTER | GDAL_OF_READONLY));
+  if (!data) throw formats::FileError(file, "not a raster GDAL can read: " + gdal_message());
+  RasterGrid grid;
+  grid.nx = std::size_t(data->GetRasterXSize());
+  grid.ny = std::size_t(data->GetRasterYSize());
+  if (data->GetGeoTransform(grid.geotransform.data()) != CE_None)
+    throw formats::FileError(file, "no georeferencing (geotransform): a map on its grid could not be placed");
+  if (const OGRSpatialReference* srs = data->GetSpatialRef()) grid.crs_wkt = wkt_of(*srs);
+  // The same reading of the coordinates as the terrain's (read_raster's rules).
+  const HeightGrid heights = read_raster(file);
+  grid.taken_as_wkt = heights.crs_wkt;
+  grid.geographic = heights.geographic;
+  return grid;
+}
+
+void write_geotiff(const std::filesystem::path& file, const RasterGrid& grid, const std::vector<float>& values,
+                   const std::string& description) {
+  start_gdal();
+  if (values.size() != grid.nx * grid.ny) throw std::invalid_argument("write_geotiff: values do not fill the grid");
+  formats::AtomicFile out(file);
+  GDALDriver* driver = GetGDALDriverManager()->GetDriverByName("GTiff");
+  if (!driver) throw formats::FileError(file, "GDAL has no GeoTIFF driver");
+  char** options = nullptr;
+  options = CSLSetNameValue(options, "COMPRESS", "DEFLATE");
+  options = CSLSetNameValue(options, "PREDICTOR", "3");
+  options = CSLSetNameValue(options, "TILED", "YES");
+  CPLErrorReset();
+  {
+    std::unique_ptr<GDALDataset> data(
+        driver->Create(out.temp_path().c_str(), int(grid.nx), int(grid.ny), 1, GDT_Float32, options));
+    CSLDestroy(options);
+    if (!data) throw formats::FileError(file, "cannot write: " + gdal_message());
+    data->SetGeoTransform(const_cast<double*>(grid.geotransform.data()));
+    if (!grid.crs_wkt.empty()) {
+      OGRSpatialReference srs;
+      if (srs.importFromWkt(grid.crs_wkt.c_str()) == OGRERR_NONE) data->SetSpatialRef(&srs);
+    }
+    GDALRasterBand* band = data->GetRasterBand(1);
+    band->SetDescription(description.c_str());
+    if (band->RasterIO(GF_Write, 0, 0, int(grid.nx), int(grid.ny), const_cast<float*>(values.data()), int(grid.nx),
+                       int(grid.ny), GDT_Float32, 0, 0) != CE_None)
+      throw formats::FileError(file, "cannot write: " + gdal_message());
+    data.reset();  // closing writes the rest
+    if (CPLGetLastErrorType() >= CE_Failure) throw formats::FileError(file, "cannot write: " + gdal_message());
+  }
+  out.commit();
+}
+
+namespace {
+
+OGRSpatialReference crs_of(const std::string& wkt) {
+  OGRSpatialReference srs;
+  if (srs.importFromWkt(wkt.c_str()) != OGRERR_NONE) throw std::invalid_argument("not a CRS GDAL knows: " + wkt.substr(0, 60));
+  srs.SetAxisMappingStrategy(OAMS_TRADITIONAL_GIS_ORDER);
+  return srs;
+}
+
+}  // namespace
+
+bool same_crs(const std::string& a, const std::string& b) {
+  if (a == b) return true;
+  if (a.empty() || b.empty()) return false;
+  start_gdal();
+  const OGRSpatialReference first = crs_of(a), second = crs_of(b);
+  return first.IsSame(&second);
+}
+
+void transform_points(const std::string& from, const std::string& to, std::vector<double>& x, std::vector<double>& y) {
+  if (same_crs(from, to)) return;
+  start_gdal();
+  OGRSpatialReference source = crs_of(from), target = crs_of(to);
+  CPLErrorReset();
+  std::unique_ptr<OGRCoordinateTransformation> transform(OGRCreateCoordinateTransformation(&source, &target));
+  if (!transform) throw std::invalid_argument("cannot move points between these systems: " + gdal_message());
+  if (!x.empty() && !transform->Transform(int(x.size()), x.data(), y.data()))
+    throw std::invalid_argument("moving points between systems failed: " + gdal_message());
 }
 
 }  // namespace scree::terrain

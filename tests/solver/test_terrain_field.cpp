@@ -61,6 +61,22 @@ TEST(TerrainField, TiltedPlaneIsExactInTheBand) {
   }
 }
 
+// Along a vertical line φ is piecewise linear between grid levels and the plane's φ is linear:
+// the ground's height comes back exactly; beyond the columns there is none.
+TEST(TerrainField, GroundHeightOfAPlane) {
+  const TerrainField field = terrain_field(plane_terrain(), "plane.vdb");
+  std::mt19937 rng(9);
+  std::uniform_real_distribution<double> across(0.1, 9.9);
+  for (int n = 0; n < 500; ++n) {
+    const double x = across(rng), y = across(rng);
+    const auto z = field.ground_height(x, y);
+    ASSERT_TRUE(z.has_value()) << x << " " << y;
+    EXPECT_NEAR(*z, x * std::tan(slope) + 1, 1e-5) << x << " " << y;
+  }
+  EXPECT_FALSE(field.ground_height(-1, 5).has_value());
+  EXPECT_FALSE(field.ground_height(5, 10.5).has_value());
+}
+
 TEST(TerrainField, GroundBelowTheBandAirAboveAndBeyond) {
   const TerrainField field = terrain_field(plane_terrain(), "plane.vdb");
   const double band = band_voxels * voxel;

@@ -92,18 +92,30 @@ const std::string& Options::single_positional(const std::string& what) const {
   return positional_[0];
 }
 
-std::array<double, 3> Options::triple(const std::string& name) const {
-  std::string t = required_text(name);
-  std::array<double, 3> out;
+std::vector<double> Options::numbers(const std::string& name, std::size_t count) const {
+  static const char* const names[] = {"", "one number", "two numbers x,y", "three numbers a,b,c", "four numbers a,b,c,d"};
+  const std::string t = required_text(name);
+  const std::string expected = name + ": expects " + (count < 5 ? names[count] : std::to_string(count) + " numbers") +
+                               " separated by commas, got '" + t + "'";
+  std::vector<double> out;
   std::istringstream in(t);
   std::string part;
-  std::size_t n = 0;
   while (std::getline(in, part, ',')) {
-    if (n == 3) throw UsageError(name + ": expects three numbers a,b,c, got '" + t + "'");
-    out[n++] = parse_number(name, part);
+    if (out.size() == count) throw UsageError(expected);
+    out.push_back(parse_number(name, part));
   }
-  if (n != 3) throw UsageError(name + ": expects three numbers a,b,c, got '" + t + "'");
+  if (out.size() != count) throw UsageError(expected);
   return out;
+}
+
+std::array<double, 3> Options::triple(const std::string& name) const {
+  const std::vector<double> v = numbers(name, 3);
+  return {v[0], v[1], v[2]};
+}
+
+std::array<double, 2> Options::pair(const std::string& name) const {
+  const std::vector<double> v = numbers(name, 2);
+  return {v[0], v[1]};
 }
 
 }  // namespace scree::cli

@@ -24,6 +24,8 @@ class Options {
   double required_number(const std::string& name) const;
   std::size_t count(const std::string& name, std::size_t fallback) const;  // integer ≥ 1
   std::array<double, 3> triple(const std::string& name) const;            // "a,b,c"
+  std::array<double, 2> pair(const std::string& name) const;              // "x,y"
+  std::vector<double> numbers(const std::string& name, std::size_t count) const;  // comma-separated
   // One of `allowed` (the first is the default when the option is absent).
   std::string choice(const std::string& name, const std::vector<std::string>& allowed) const;
   // The one positional argument, named `what` in the error when there are none or several.
