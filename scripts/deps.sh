@@ -16,6 +16,8 @@ packages=(
   libvtk9-dev
   # optional libraries (SCREE_WITH_ITK, SCREE_WITH_CGAL, SCREE_WITH_GDAL)
   libinsighttoolkit5-dev libcgal-dev libgdal-dev
+  # gdalinfo: tests read deposit maps back as a GIS user would
+  gdal-bin
   # tests that read scree's files from Python, as a user would from docs/formats.md
   python3 python3-numpy python3-h5py python3-openvdb
 )

@@ -219,6 +219,8 @@ struct Heap {
   double angle;
 };
 
+void PrintTo(const Heap& h, std::ostream* os) { *os << h.name; }
+
 class ReposeOfAHeap : public ::testing::TestWithParam<Heap> {};
 
 TEST_P(ReposeOfAHeap, GridAndFitFindsItsSlope) {
