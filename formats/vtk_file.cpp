@@ -1,4 +1,5 @@
 #include "formats/vtk_file.h"
+#include "formats/vtk_poly_data.h"
 
 #include <vtkCellArray.h>
 #include <vtkCellData.h>
@@ -52,7 +53,7 @@ vtkSmartPointer<vtkDataArray> to_vtk(const DataArray& a, std::size_t tuples, con
 
 }  // namespace
 
-void write_vtp(const std::filesystem::path& file, const TriangleSurface& surface) {
+vtkSmartPointer<vtkPolyData> to_poly_data(const TriangleSurface& surface) {
   vtkNew<vtkPoints> points;
   points->SetDataTypeToFloat();
   points->SetNumberOfPoints(vtkIdType(surface.points.size()));
@@ -66,12 +67,16 @@ void write_vtp(const std::filesystem::path& file, const TriangleSurface& surface
     const vtkIdType ids[3] = {t[0], t[1], t[2]};
     triangles->InsertNextCell(3, ids);
   }
-  vtkNew<vtkPolyData> data;
+  auto data = vtkSmartPointer<vtkPolyData>::New();
   data->SetPoints(points);
   data->SetPolys(triangles);
   for (const DataArray& a : surface.point_data) data->GetPointData()->AddArray(to_vtk(a, surface.points.size(), "point"));
   for (const DataArray& a : surface.cell_data) data->GetCellData()->AddArray(to_vtk(a, surface.triangles.size(), "cell"));
+  return data;
+}
 
+void write_vtp(const std::filesystem::path& file, const TriangleSurface& surface) {
+  const vtkSmartPointer<vtkPolyData> data = to_poly_data(surface);
   AtomicFile out(file);
   vtkObject::GlobalWarningDisplayOff();  // a failure is one FileError line, not VTK's own report
   vtkNew<vtkXMLPolyDataWriter> writer;

@@ -7,6 +7,10 @@
 
 #include <Eigen/Geometry>
 
+#include "formats/avatar.h"
+#include "post/decimate.h"
+#include "post/zero_surface.h"
+
 namespace scree::post {
 
 formats::TriangleSurface sphere_surface(double radius, int levels) {
@@ -78,6 +82,14 @@ formats::TriangleSurface grain_surfaces(const formats::Bodies& bodies,
   out.point_data = {std::move(velocity), std::move(speed), std::move(angular)};
   out.cell_data = {std::move(id), std::move(template_index)};
   return out;
+}
+
+std::vector<formats::TriangleSurface> template_surfaces(const formats::Case& c, std::size_t triangles) {
+  std::vector<formats::TriangleSurface> shapes;
+  for (const auto& t : c.templates)
+    shapes.push_back(t.sphere_radius ? sphere_surface(*t.sphere_radius, sphere_levels(triangles))
+                                     : decimate(zero_surface(*formats::read_avatar(t.file).phi, 0), triangles));
+  return shapes;
 }
 
 }  // namespace scree::post

@@ -3,6 +3,7 @@
 // moved to where the frame has it, with its motion as data.
 #include <vector>
 
+#include "formats/case.h"
 #include "formats/state.h"
 #include "formats/vtk_file.h"
 
@@ -13,6 +14,10 @@ namespace scree::post {
 formats::TriangleSurface sphere_surface(double radius, int levels);
 // The most levels whose 20 · 4^levels triangles stay within `triangles` (0 below 80).
 int sphere_levels(std::size_t triangles);
+
+// Each case template's surface in its body frame: an analytic sphere's icosphere, an
+// avatar's level-set zero decimated (volume kept), at most `triangles` triangles each.
+std::vector<formats::TriangleSurface> template_surfaces(const formats::Case& c, std::size_t triangles);
 
 // Every grain of `bodies` as its template's surface (body frame) times its scale, rotated by
 // its orientation and moved to its position. Point data `velocity` (of the material point,

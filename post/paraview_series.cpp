@@ -6,17 +6,14 @@
 #include <limits>
 #include <sstream>
 
-#include "formats/avatar.h"
 #include "formats/error.h"
 #include "formats/state.h"
 #include "formats/terrain.h"
 #include "formats/vtk_file.h"
-#include "post/decimate.h"
-#include "post/run_frames.h"
 #include "post/grain_surfaces.h"
 #include "post/ground_surface.h"
+#include "post/run_frames.h"
 #include "post/wall_surfaces.h"
-#include "post/zero_surface.h"
 
 namespace scree::post {
 
@@ -35,13 +32,9 @@ std::string numbered(const char* stem, std::size_t n) {
 SeriesReport write_paraview_series(const formats::Case& c, const std::vector<fs::path>& frames, const fs::path& directory,
                                    const SeriesOptions& options) {
   const std::vector<formats::State> states = read_frames(c, frames);
-  std::vector<formats::TriangleSurface> shapes;
+  const std::vector<formats::TriangleSurface> shapes = template_surfaces(c, options.triangles);
   SeriesReport report;
-  for (const auto& t : c.templates) {
-    shapes.push_back(t.sphere_radius ? sphere_surface(*t.sphere_radius, sphere_levels(options.triangles))
-                                     : decimate(zero_surface(*formats::read_avatar(t.file).phi, 0), options.triangles));
-    report.template_triangles.push_back(shapes.back().triangles.size());
-  }
+  for (const auto& shape : shapes) report.template_triangles.push_back(shape.triangles.size());
   // Plane walls are drawn over where the grains go: the box of every frame's centres.
   std::array<double, 3> lo{}, hi{};
   lo.fill(std::numeric_limits<double>::max());

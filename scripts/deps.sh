@@ -18,6 +18,8 @@ packages=(
   libinsighttoolkit5-dev libcgal-dev libgdal-dev
   # gdalinfo: tests read deposit maps back as a GIS user would
   gdal-bin
+  # a virtual display for scree-plot's off-screen rendering on headless machines
+  xvfb xauth
   # tests that read scree's files from Python, as a user would from docs/formats.md
   python3 python3-numpy python3-h5py python3-openvdb
 )
