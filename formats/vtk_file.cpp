@@ -53,30 +53,40 @@ vtkSmartPointer<vtkDataArray> to_vtk(const DataArray& a, std::size_t tuples, con
 
 }  // namespace
 
-vtkSmartPointer<vtkPolyData> to_poly_data(const TriangleSurface& surface) {
+namespace {
+
+// Points, cells of N points each, and their data, as polygonal data (`polygons`: triangles;
+// otherwise lines).
+template <std::size_t N>
+vtkSmartPointer<vtkPolyData> poly_data(const std::vector<std::array<double, 3>>& point_list,
+                                       const std::vector<std::array<std::uint32_t, N>>& cells,
+                                       const std::vector<DataArray>& point_data, const std::vector<DataArray>& cell_data) {
   vtkNew<vtkPoints> points;
   points->SetDataTypeToFloat();
-  points->SetNumberOfPoints(vtkIdType(surface.points.size()));
-  for (std::size_t p = 0; p < surface.points.size(); ++p)
-    points->SetPoint(vtkIdType(p), surface.points[p].data());
-  vtkNew<vtkCellArray> triangles;
-  triangles->AllocateExact(vtkIdType(surface.triangles.size()), vtkIdType(3 * surface.triangles.size()));
-  for (const auto& t : surface.triangles) {
-    if (t[0] >= surface.points.size() || t[1] >= surface.points.size() || t[2] >= surface.points.size())
-      throw std::invalid_argument("a triangle names a point that is not there");
-    const vtkIdType ids[3] = {t[0], t[1], t[2]};
-    triangles->InsertNextCell(3, ids);
+  points->SetNumberOfPoints(vtkIdType(point_list.size()));
+  for (std::size_t p = 0; p < point_list.size(); ++p) points->SetPoint(vtkIdType(p), point_list[p].data());
+  vtkNew<vtkCellArray> cell_array;
+  cell_array->AllocateExact(vtkIdType(cells.size()), vtkIdType(N * cells.size()));
+  for (const auto& c : cells) {
+    vtkIdType ids[N];
+    for (std::size_t k = 0; k < N; ++k) {
+      if (c[k] >= point_list.size()) throw std::invalid_argument("a cell names a point that is not there");
+      ids[k] = c[k];
+    }
+    cell_array->InsertNextCell(vtkIdType(N), ids);
   }
   auto data = vtkSmartPointer<vtkPolyData>::New();
   data->SetPoints(points);
-  data->SetPolys(triangles);
-  for (const DataArray& a : surface.point_data) data->GetPointData()->AddArray(to_vtk(a, surface.points.size(), "point"));
-  for (const DataArray& a : surface.cell_data) data->GetCellData()->AddArray(to_vtk(a, surface.triangles.size(), "cell"));
+  if (N == 3)
+    data->SetPolys(cell_array);
+  else
+    data->SetLines(cell_array);
+  for (const DataArray& a : point_data) data->GetPointData()->AddArray(to_vtk(a, point_list.size(), "point"));
+  for (const DataArray& a : cell_data) data->GetCellData()->AddArray(to_vtk(a, cells.size(), "cell"));
   return data;
 }
 
-void write_vtp(const std::filesystem::path& file, const TriangleSurface& surface) {
-  const vtkSmartPointer<vtkPolyData> data = to_poly_data(surface);
+void write_poly_data(const std::filesystem::path& file, vtkPolyData* data) {
   AtomicFile out(file);
   vtkObject::GlobalWarningDisplayOff();  // a failure is one FileError line, not VTK's own report
   vtkNew<vtkXMLPolyDataWriter> writer;
@@ -88,6 +98,18 @@ void write_vtp(const std::filesystem::path& file, const TriangleSurface& surface
   if (writer->Write() != 1) throw FileError(file, "cannot write the VTK file");
   out.commit();
 }
+
+}  // namespace
+
+vtkSmartPointer<vtkPolyData> to_poly_data(const TriangleSurface& s) {
+  return poly_data(s.points, s.triangles, s.point_data, s.cell_data);
+}
+
+vtkSmartPointer<vtkPolyData> to_poly_data(const LineNetwork& n) { return poly_data(n.points, n.lines, n.point_data, n.cell_data); }
+
+void write_vtp(const std::filesystem::path& file, const TriangleSurface& surface) { write_poly_data(file, to_poly_data(surface)); }
+
+void write_vtp(const std::filesystem::path& file, const LineNetwork& network) { write_poly_data(file, to_poly_data(network)); }
 
 namespace {
 

@@ -29,10 +29,18 @@ struct TriangleSurface {
   std::vector<DataArray> point_data, cell_data;
 };
 
+// Points joined by straight lines (a net's balls and springs).
+struct LineNetwork {
+  std::vector<std::array<double, 3>> points;  // written as Float32
+  std::vector<std::array<std::uint32_t, 2>> lines;
+  std::vector<DataArray> point_data, cell_data;  // cell data: one entry per line
+};
+
 // Writes atomically (nothing appears under `file` unless all of it was written). FileError
 // naming the file when it cannot be written; std::invalid_argument when an array's size does
-// not match the points or triangles, or a triangle names a point that is not there.
+// not match the points or cells, or a cell names a point that is not there.
 void write_vtp(const std::filesystem::path& file, const TriangleSurface& surface);
+void write_vtp(const std::filesystem::path& file, const LineNetwork& network);
 
 // A ParaView time series (.pvd): one data file per time, named relative to the .pvd's folder.
 struct SeriesEntry {

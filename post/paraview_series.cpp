@@ -12,6 +12,7 @@
 #include "formats/vtk_file.h"
 #include "post/grain_surfaces.h"
 #include "post/ground_surface.h"
+#include "post/net_lines.h"
 #include "post/run_frames.h"
 #include "post/wall_surfaces.h"
 
@@ -55,7 +56,8 @@ SeriesReport write_paraview_series(const formats::Case& c, const std::vector<fs:
   std::error_code ec;
   fs::create_directories(directory, ec);
   if (!fs::is_directory(directory)) throw formats::FileError(directory, "cannot make this folder");
-  std::vector<formats::SeriesEntry> grains, walls;
+  std::vector<formats::SeriesEntry> grains, walls, nets;
+  const bool with_nets = std::any_of(states.begin(), states.end(), [](const formats::State& s) { return !s.membranes.empty(); });
   for (std::size_t n = 0; n < states.size(); ++n) {
     const formats::State& s = states[n];
     grains.push_back({s.time, numbered("grains", n)});
@@ -64,15 +66,21 @@ SeriesReport write_paraview_series(const formats::Case& c, const std::vector<fs:
       walls.push_back({s.time, numbered("walls", n)});
       formats::write_vtp(directory / walls.back().file, wall_surfaces(c.walls, s.time, centre, size));
     }
+    if (with_nets) {
+      nets.push_back({s.time, numbered("nets", n)});
+      formats::write_vtp(directory / nets.back().file, net_lines(s.membranes));
+    }
     if (options.progress) options.progress(n + 1, states.size());
   }
   formats::write_pvd(directory / "grains.pvd", grains);
   if (!walls.empty()) formats::write_pvd(directory / "walls.pvd", walls);
+  if (!nets.empty()) formats::write_pvd(directory / "nets.pvd", nets);
   if (c.terrain) formats::write_vtp(directory / "terrain.vtp", ground_surface(formats::read_terrain(c.terrain->file)));
 
   report.frames = states.size();
   report.grains = states.back().bodies.size();
   report.walls = !c.walls.empty();
+  report.nets = with_nets;
   report.terrain = c.terrain.has_value();
   report.first_time = states.front().time;
   report.last_time = states.back().time;
@@ -86,6 +94,7 @@ std::string describe(const fs::path& directory, const SeriesReport& r) {
   for (const std::size_t t : r.template_triangles) s << " " << t;
   s << ")\n";
   if (r.walls) s << "  walls       walls.pvd\n";
+  if (r.nets) s << "  nets        nets.pvd\n";
   if (r.terrain) s << "  terrain     terrain.vtp\n";
   return s.str();
 }

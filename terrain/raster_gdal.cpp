@@ -48,14 +48,20 @@ std::string number(double v) {
   return s.str();
 }
 
-}  // namespace
-
-HeightGrid read_raster(const std::filesystem::path& file) {
+// FileError for a missing file or one GDAL cannot read as a raster.
+std::unique_ptr<GDALDataset> open_raster(const std::filesystem::path& file) {
   start_gdal();
   if (!std::filesystem::exists(file)) throw formats::FileError(file, "no such file");
   CPLErrorReset();
   std::unique_ptr<GDALDataset> data(GDALDataset::Open(file.c_str(), GDAL_OF_RASTER | GDAL_OF_READONLY));
   if (!data) throw formats::FileError(file, "not a raster GDAL can read: " + gdal_message());
+  return data;
+}
+
+}  // namespace
+
+HeightGrid read_raster(const std::filesystem::path& file) {
+  std::unique_ptr<GDALDataset> data = open_raster(file);
   const int nx = data->GetRasterXSize(), ny = data->GetRasterYSize();
   if (data->GetRasterCount() < 1 || nx < 1 || ny < 1) throw formats::FileError(file, "empty raster");
   if (nx < 2 || ny < 2) throw formats::FileError(file, "a raster of " + std::to_string(nx) + " × " + std::to_string(ny) +
@@ -156,11 +162,7 @@ std::array<double, 2> RasterGrid::corner(double col, double row) const {
 }
 
 RasterGrid read_raster_grid(const std::filesystem::path& file) {
-  start_gdal();
-  if (!std::filesystem::exists(file)) throw formats::FileError(file, "no such file");
-  CPLErrorReset();
-  std::unique_ptr<GDALDataset> data(GDALDataset::Open(file.c_str(), GDAL_OF_RASTER | GDAL_OF_READONLY));
-  if (!data) throw formats::FileError(file, "not a raster GDAL can read: " + gdal_message());
+  std::unique_ptr<GDALDataset> data = open_raster(file);
   RasterGrid grid;
   grid.nx = std::size_t(data->GetRasterXSize());
   grid.ny = std::size_t(data->GetRasterYSize());

@@ -63,6 +63,11 @@ TEST(WriteVtp, RefusesArraysThatDoNotFitAndWritesNothing) {
   s = square();
   s.triangles[1][2] = 4;
   EXPECT_THROW(write_vtp(dir / "s.vtp", s), std::invalid_argument);
+  LineNetwork lines{{{0, 0, 0}, {1, 0, 0}}, {{0, 2}}, {}, {}};
+  EXPECT_THROW(write_vtp(dir / "l.vtp", lines), std::invalid_argument);
+  lines.lines = {{0, 1}};
+  lines.cell_data = {{"tension", 1, {1, 2}, ValueType::float32, {}}};
+  EXPECT_THROW(write_vtp(dir / "l.vtp", lines), std::invalid_argument);
   EXPECT_TRUE(dir.entries().empty());
 }
 

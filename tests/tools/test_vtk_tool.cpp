@@ -75,6 +75,55 @@ TEST(VtkTool, GrainsAndWallsBecomeSeriesThatReadBackThroughVtk) {
   EXPECT_EQ(ground.cells.size(), 2u);
   EXPECT_EQ(ground.cell_data.count("wall"), 1u);
   EXPECT_FALSE(std::filesystem::exists(dir / "vtk" / "terrain.vtp"));
+  EXPECT_FALSE(std::filesystem::exists(dir / "vtk" / "nets.pvd"));
+}
+
+// A 3 × 3 net (springs 1 m apart, rest length 0.9 m, 1000 N/m: each stretched 1/9, pulling
+// 100 N) put into every frame, drifting 1 m per frame: nets.pvd, its balls and springs.
+TEST(VtkTool, NetsBecomeALineSeries) {
+  TempDir dir;
+  run_two_boxes(dir);
+  for (int f = 0; f < 3; ++f) {
+    formats::State s = formats::read_state(testing::frame_file(dir, f));
+    formats::Membrane net;
+    net.name = "fence";
+    for (int j = 0; j < 3; ++j)
+      for (int i = 0; i < 3; ++i) {
+        net.position.push_back({double(i) + f, double(j), 3});
+        net.velocity.push_back({1, 0, 0});
+        net.radius.push_back(0.1);
+        net.mass.push_back(2);
+        net.anchored.push_back(j == 2);
+      }
+    for (std::uint32_t j = 0; j < 3; ++j)
+      for (std::uint32_t i = 0; i < 3; ++i) {
+        if (i < 2) net.springs.push_back({3 * j + i, 3 * j + i + 1});
+        if (j < 2) net.springs.push_back({3 * j + i, 3 * (j + 1) + i});
+      }
+    net.rest_length.assign(net.springs.size(), 0.9);
+    net.stiffness.assign(net.springs.size(), 1000);
+    s.membranes = {net};
+    formats::write_state(testing::frame_file(dir, f), s);
+  }
+  const auto r = run_tool(dir, "scree-vtk", (dir / "case.yaml").string() + " -o " + (dir / "vtk").string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("nets        nets.pvd"), std::string::npos) << r.out;
+  const auto nets = series(dir / "vtk" / "nets.pvd");
+  ASSERT_EQ(nets.size(), 3u);
+  for (std::size_t f = 0; f < 3; ++f) {
+    const auto back = testing::read_vtp(dir / "vtk" / nets[f].second);
+    ASSERT_TRUE(back.ok);
+    ASSERT_EQ(back.points.size(), 9u);
+    ASSERT_EQ(back.cells.size(), 12u);
+    for (const auto& cell : back.cells) EXPECT_EQ(cell.size(), 2u);
+    EXPECT_EQ(back.points[4][0], 1.0 + double(f));
+    EXPECT_EQ(back.point_data.size(), 4u);
+    EXPECT_EQ(back.cell_data.size(), 3u);
+    EXPECT_EQ(back.point_data.at("anchored").integers, (std::vector<std::int64_t>{0, 0, 0, 0, 0, 0, 1, 1, 1}));
+    EXPECT_FLOAT_EQ(float(back.point_data.at("radius").values[0]), 0.1f);
+    for (const double t : back.cell_data.at("tension").values) EXPECT_NEAR(t, 100, 1e-3);
+    for (const double e : back.cell_data.at("strain").values) EXPECT_NEAR(e, 1.0 / 9, 1e-6);
+  }
 }
 
 // A block on the dc7 ground: the terrain's surface written once, beside the grains.
