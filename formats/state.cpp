@@ -253,6 +253,11 @@ void write_state(const std::filesystem::path& file, const State& s) {
     h5::write_attribute(root, "time", s.time);
     h5::write_attribute(root, "step", s.step);
     if (!s.run.empty()) h5::write_attribute(root, "run", s.run);
+    if (s.georeference) {
+      const auto& o = s.georeference->offset;
+      h5::write_dataset(root, "map_offset", std::vector<double>{o[0], o[1], o[2]});
+      h5::write_attribute(root, "crs", s.georeference->crs_wkt);
+    }
     h5::write_strings(root, "templates", s.templates);
 
     write_group(root, "bodies", s.bodies, body_fields);
@@ -291,6 +296,11 @@ State read_state(const std::filesystem::path& file) {
   s.time = h5::read_double_attribute(root, "time");
   s.step = h5::read_int_attribute(root, "step");
   if (h5::has_attribute(root, "run")) s.run = h5::read_string_attribute(root, "run");
+  if (h5::exists(root, "map_offset")) {
+    const auto o = h5::read_dataset<double>(root, "map_offset");
+    if (o.size() != 3) throw FileError(file, "/map_offset holds " + std::to_string(o.size()) + " numbers, not 3");
+    s.georeference = Georeference{{o[0], o[1], o[2]}, h5::has_attribute(root, "crs") ? h5::read_string_attribute(root, "crs") : ""};
+  }
   s.templates = h5::read_strings(root, "templates");
 
   read_group(root, "bodies", s.bodies, body_fields);

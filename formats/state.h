@@ -75,6 +75,15 @@ struct SolverState {
   std::map<std::string, double> energy_books;
 };
 
+// Where a run's simulation coordinates lie on the map: the terrain's origin offset and
+// coordinate system, as the run found them (frames carry it so that a rebuilt terrain is
+// noticed by whatever reads them against it).
+struct Georeference {
+  std::array<double, 3> offset{};  // map = simulation + offset, m
+  std::string crs_wkt;             // may be empty
+  bool operator==(const Georeference&) const = default;
+};
+
 enum class StateKind { state, frame, checkpoint };
 const char* to_string(StateKind kind);
 
@@ -86,6 +95,7 @@ struct State {
   // restart carries it on), so that frames of different runs are never read as one; empty
   // in states and in files from before run ids.
   std::string run;
+  std::optional<Georeference> georeference;  // runs on a terrain
   std::vector<std::string> templates;  // avatar paths as given in the case file
   Bodies bodies;
   std::vector<Membrane> membranes;

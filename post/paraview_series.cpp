@@ -33,6 +33,11 @@ std::string numbered(const char* stem, std::size_t n) {
 SeriesReport write_paraview_series(const formats::Case& c, const std::vector<fs::path>& frames, const fs::path& directory,
                                    const SeriesOptions& options) {
   const std::vector<formats::State> states = read_frames(c, frames);
+  std::optional<formats::Terrain> terrain;
+  if (c.terrain) {
+    terrain = formats::read_terrain(c.terrain->file);
+    check_georeference(states, frames, {terrain->origin_offset, terrain->crs_wkt}, c.terrain->file);
+  }
   const std::vector<formats::TriangleSurface> shapes = template_surfaces(c, options.triangles);
   SeriesReport report;
   for (const auto& shape : shapes) report.template_triangles.push_back(shape.triangles.size());
@@ -75,7 +80,7 @@ SeriesReport write_paraview_series(const formats::Case& c, const std::vector<fs:
   formats::write_pvd(directory / "grains.pvd", grains);
   if (!walls.empty()) formats::write_pvd(directory / "walls.pvd", walls);
   if (!nets.empty()) formats::write_pvd(directory / "nets.pvd", nets);
-  if (c.terrain) formats::write_vtp(directory / "terrain.vtp", ground_surface(formats::read_terrain(c.terrain->file)));
+  if (terrain) formats::write_vtp(directory / "terrain.vtp", ground_surface(*terrain));
 
   report.frames = states.size();
   report.grains = states.back().bodies.size();

@@ -1,6 +1,7 @@
 #include "post/run_frames.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <string>
 
 #include "formats/error.h"
@@ -59,6 +60,24 @@ std::vector<formats::State> read_frames(const formats::Case& c, const std::vecto
     states.push_back(std::move(s));
   }
   return states;
+}
+
+void check_georeference(const std::vector<formats::State>& frames, const std::vector<fs::path>& files,
+                        const formats::Georeference& terrain, const fs::path& terrain_file) {
+  for (std::size_t f = 0; f < frames.size(); ++f) {
+    const auto& g = frames[f].georeference;
+    if (!g || *g == terrain) continue;
+    auto offset = [](const formats::Georeference& r) {
+      char text[96];
+      std::snprintf(text, sizeof text, "%.3f, %.3f, %.3f", r.offset[0], r.offset[1], r.offset[2]);
+      return std::string(text);
+    };
+    const std::string what = g->offset != terrain.offset
+                                 ? "its origin offset (" + offset(terrain) + ") is not the one " + files[f].filename().string() +
+                                       " was computed on (" + offset(*g) + ")"
+                                 : "its coordinate system is not the one " + files[f].filename().string() + " was computed on";
+    throw formats::FileError(terrain_file, what + ": the terrain was rebuilt since the run; run the case again");
+  }
 }
 
 }  // namespace scree::post

@@ -17,4 +17,10 @@ std::vector<std::filesystem::path> find_frames(const formats::Case& c);
 // templates, of another run than the first frame (formats::State::run), or out of time order.
 std::vector<formats::State> read_frames(const formats::Case& c, const std::vector<std::filesystem::path>& frames);
 
+// FileError naming `terrain_file` when a frame was computed on a terrain placed otherwise on
+// the map (another origin offset or coordinate system: the terrain was rebuilt since the
+// run). Frames without a georeference (from before frames had one) pass.
+void check_georeference(const std::vector<formats::State>& frames, const std::vector<std::filesystem::path>& files,
+                        const formats::Georeference& terrain, const std::filesystem::path& terrain_file);
+
 }  // namespace scree::post

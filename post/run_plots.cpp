@@ -10,6 +10,7 @@
 #include "formats/terrain.h"
 #include "post/grain_surfaces.h"
 #include "post/ground_surface.h"
+#include "post/run_frames.h"
 
 namespace scree::post {
 
@@ -70,6 +71,7 @@ std::vector<fs::path> write_run_plots(const formats::Case& c, const std::vector<
   if (c.terrain) {
     terrain = formats::read_terrain(c.terrain->file);
     offset = terrain->origin_offset;
+    check_georeference(frames, frame_files, {terrain->origin_offset, terrain->crs_wkt}, c.terrain->file);
   }
   const std::vector<std::size_t> snapshots = snapshot_frames(frames, o.snapshot_times);
   const std::size_t total = 4 + snapshots.size();

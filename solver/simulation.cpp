@@ -125,6 +125,7 @@ formats::State snapshot(const Simulation& sim, formats::StateKind kind) {
   s.time = sim.world.time;
   s.step = sim.world.step;
   s.run = sim.run;
+  s.georeference = sim.georeference;
   s.templates = sim.template_names;
   const World& w = sim.world;
   s.bodies.resize(w.grain_count());
@@ -239,7 +240,9 @@ Simulation load_simulation(const formats::Case& setup, const formats::State& sta
   }
   if (setup.terrain) {
     const std::filesystem::path& file = setup.terrain->file;
-    w.set_terrain(std::make_shared<const TerrainField>(terrain_field(formats::read_terrain(file), file)),
+    const formats::Terrain terrain = formats::read_terrain(file);
+    sim.georeference = formats::Georeference{terrain.origin_offset, terrain.crs_wkt};
+    w.set_terrain(std::make_shared<const TerrainField>(terrain_field(terrain, file)),
                   material_index(setup, setup.terrain->material));
   }
 

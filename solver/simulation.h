@@ -18,6 +18,7 @@ struct Simulation {
   StepSettings settings;
   std::vector<std::string> template_names;  // the state's /templates, written back in frames
   std::string run;  // written into every frame and checkpoint (formats::State::run)
+  std::optional<formats::Georeference> georeference;  // the terrain's, into every frame and checkpoint
   std::int64_t next_frame_index = 0;
   double next_frame_time = 0, next_log_time = 0, next_checkpoint_time = 0;
   double initial_energy = 0;  // K + V at the start of the run (a checkpoint carries it on)

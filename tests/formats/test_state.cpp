@@ -53,6 +53,7 @@ State sample_state(StateKind kind, size_t n = 1000, unsigned seed = 7) {
   s.time = 1.0 / 3.0;  // not representable in decimal: round trips must be binary exact
   s.step = 123456789012;
   if (kind != StateKind::state) s.run = "00c0ffee12345678";
+  if (kind == StateKind::frame) s.georeference = Georeference{{618127.25, 3996262.5, 1609}, "PROJCS[\"WGS 84 / UTM zone 13N\"]"};
   s.templates = {"avatars/A.vdb", "avatars/boulder ü.vdb", "/abs/path/E.vdb"};
   s.bodies.resize(n);
   for (size_t i = 0; i < n; ++i) {
@@ -106,6 +107,7 @@ void expect_same_state(const State& a, const State& b) {
   EXPECT_EQ(a.time, b.time);
   EXPECT_EQ(a.step, b.step);
   EXPECT_EQ(a.run, b.run);
+  EXPECT_EQ(a.georeference, b.georeference);
   EXPECT_EQ(a.templates, b.templates);
   EXPECT_EQ(a.bodies.id, b.bodies.id);
   EXPECT_EQ(a.bodies.template_index, b.bodies.template_index);

@@ -69,6 +69,7 @@ struct DemRun {
       s.kind = formats::StateKind::frame;
       s.time = f;
       s.run = "feedfacecafebeef";
+      s.georeference = formats::Georeference{t.origin_offset, t.crs_wkt};
       s.templates = {"ball"};
       s.bodies.resize(grains);
       for (std::size_t i = 0; i < grains; ++i) {
@@ -194,6 +195,10 @@ TEST_P(RunoutToolRefuses, OneLineNoOutput) {
     std::string text = testing::read_text(dc7);
     text = std::regex_replace(text, std::regex("xllcorner +618049.313"), "xllcorner 618109.313");
     testing::write_text(dir / "moved.asc", text);
+  } else if (std::string(bad.name) == "TerrainRebuilt") {
+    const auto remade = testing::run_tool(dir, "scree-terrain", dc7 + " --crop 618107,3996242,618147,3996282 --origin 618128,3996262,1609 -o " +
+                                                                    (dir / "ground.vdb").string());
+    ASSERT_EQ(remade.status, 0) << remade.err;
   } else if (std::string(bad.name) == "DemWithoutTerrain") {
     std::string text = testing::read_text(dir / "case.yaml");
     text.erase(text.find("terrain: {file: ground.vdb, material: ground}"));
@@ -210,6 +215,8 @@ INSTANTIATE_TEST_SUITE_P(
         BadRun{"RunsMixed", "", "frame_000001.h5: frames of different runs mixed", 1},
         BadRun{"DemOfAnotherPlace", "--dem DIR/moved.asc", "moved.asc: its heights differ from the terrain's", 1},
         BadRun{"DemInAnotherSystem", "--dem " + srtm, ".asc: it is in degrees but the terrain", 1},
+        BadRun{"TerrainRebuilt", "", "ground.vdb: its origin offset (618128.000, 3996262.000, 1609.000) is not the one "
+                                     "frame_000000.h5 was computed on (618127.000, 3996262.000, 1609.000): the terrain was rebuilt", 1},
         BadRun{"DemWithoutTerrain", "--dem " + dc7, "case.yaml: has no terrain: a deposit map on", 1},
         BadRun{"MissingDem", "--dem DIR/none.tif", "none.tif: no such file", 1},
         BadRun{"PercentileOfHalf", "--percentile 50", "--percentile: must lie in (50, 100]", 2},

@@ -122,6 +122,9 @@ struct DemBlock {
 
 TEST(TerrainDem, BlockOnTheFlatNeitherSinksNorCreeps) {
   DemBlock run({}, Eigen::Vector3d::Zero());
+  // Frames say where they lie on the map: the terrain's origin offset.
+  ASSERT_TRUE(run.frame(0).georeference.has_value());
+  EXPECT_EQ(run.frame(0).georeference->offset, (std::array<double, 3>{618127, 3996262, 1609}));
   const double voxel = run.ground->voxel_size();
   double sunk = 0;
   for (int f = 0; f <= 20; ++f) sunk = std::max(sunk, run.depth(run.frame(f)));

@@ -55,12 +55,14 @@ int main(int argc, char** argv) {
                                         : post::ReposeMethod::none;
 
     const formats::Case c = formats::read_case(case_file);
-    const std::vector<formats::State> frames = post::read_frames(c, post::find_frames(c));
+    const auto frame_files = post::find_frames(c);
+    const std::vector<formats::State> frames = post::read_frames(c, frame_files);
     std::array<double, 3> offset{0, 0, 0};
     std::optional<formats::Terrain> terrain;
     if (c.terrain) {
       terrain = formats::read_terrain(c.terrain->file);
       offset = terrain->origin_offset;
+      post::check_georeference(frames, frame_files, {terrain->origin_offset, terrain->crs_wkt}, c.terrain->file);
     }
     std::optional<terrain::RasterGrid> dem;
     if (o.has("--dem")) {
