@@ -10,7 +10,6 @@
 #include <stdexcept>
 
 #include "formats/atomic_file.h"
-#include "formats/avatar.h"
 #include "formats/csv_log.h"
 #include "formats/error.h"
 #include "solver/template_from_avatar.h"
@@ -20,14 +19,6 @@ namespace scree::post {
 namespace fs = std::filesystem;
 using Eigen::Vector2d;
 using Eigen::Vector3d;
-
-std::vector<solver::GrainShape> grain_shapes(const formats::Case& c) {
-  std::vector<solver::GrainShape> shapes;
-  for (const formats::GrainTemplate& t : c.templates)
-    shapes.push_back(t.sphere_radius ? solver::GrainShape::sphere(*t.sphere_radius)
-                                     : solver::grain_shape_from_avatar(formats::read_avatar(t.file)));
-  return shapes;
-}
 
 std::vector<PlacedGrain> placed_grains(const formats::Bodies& b, const std::vector<solver::GrainShape>& shapes) {
   std::vector<PlacedGrain> grains(b.size());
@@ -237,7 +228,7 @@ ReposeAngle repose_angle(const DepositRaster& r, ReposeMethod method, const Vect
 RunoutReport measure_runout(const formats::Case& c, const std::vector<formats::State>& frames, const RunoutOptions& o) {
   if (!(o.percentile > 50 && o.percentile <= 100)) throw std::invalid_argument("the percentile must lie in (50, 100]");
   if (frames.empty()) throw std::invalid_argument("no frames");
-  const std::vector<solver::GrainShape> shapes = grain_shapes(c);
+  const std::vector<solver::GrainShape> shapes = solver::grain_shapes(c);
   const std::vector<double> density = template_densities(c);
   const formats::State &first = frames.front(), &last = frames.back();
   if (last.bodies.size() == 0) throw formats::FileError(c.output.directory, "no grains in the last frame: nothing deposited");

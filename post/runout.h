@@ -65,8 +65,6 @@ struct RunoutReport {
   DepositRaster deposit;  // the last frame's
 };
 
-// Reads every avatar of the case once.
-std::vector<solver::GrainShape> grain_shapes(const formats::Case& c);
 std::vector<PlacedGrain> placed_grains(const formats::Bodies& bodies, const std::vector<solver::GrainShape>& shapes);
 
 // The report from a run's frames (post::read_frames checks them). std::invalid_argument for

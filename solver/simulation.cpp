@@ -8,7 +8,6 @@
 #include <memory>
 #include <random>
 
-#include "formats/avatar.h"
 #include "formats/csv_log.h"
 #include "formats/error.h"
 #include "formats/terrain.h"
@@ -193,12 +192,7 @@ Simulation load_simulation(const formats::Case& setup, const formats::State& sta
   std::vector<std::size_t> shape_of_state_template;
   for (const std::string& entry : state.templates)
     shape_of_state_template.push_back(case_template(setup, setup.initial_state, entry));
-  for (const formats::GrainTemplate& t : setup.templates) {
-    if (t.sphere_radius)
-      w.shapes.push_back(GrainShape::sphere(*t.sphere_radius));
-    else
-      w.shapes.push_back(grain_shape_from_avatar(formats::read_avatar(t.file)));
-  }
+  w.shapes = grain_shapes(setup);
   sim.template_names.clear();
   for (const formats::GrainTemplate& t : setup.templates) sim.template_names.push_back(t.name);
   // A restart continues its run; anything else starts a new one.

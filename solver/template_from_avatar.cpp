@@ -39,4 +39,11 @@ GrainShape grain_shape_from_avatar(const formats::Avatar& avatar) {
                                     Vec3(p.inertia_per_density[0], p.inertia_per_density[1], p.inertia_per_density[2]));
 }
 
+std::vector<GrainShape> grain_shapes(const formats::Case& c) {
+  std::vector<GrainShape> shapes;
+  for (const formats::GrainTemplate& t : c.templates)
+    shapes.push_back(t.sphere_radius ? GrainShape::sphere(*t.sphere_radius) : grain_shape_from_avatar(formats::read_avatar(t.file)));
+  return shapes;
+}
+
 }  // namespace scree::solver

@@ -2,6 +2,7 @@
 // Builds the solver's flat template from an avatar. Includes OpenVDB (through the avatar
 // format): include it where templates are loaded, not in the hot loop's headers.
 #include "formats/avatar.h"
+#include "formats/case.h"
 #include "solver/shape_template.h"
 #include "solver/world.h"
 
@@ -13,5 +14,8 @@ ShapeTemplate template_from_avatar(const formats::Avatar& avatar);
 
 // The grain shape of an avatar: its template, volume and principal inertia.
 GrainShape grain_shape_from_avatar(const formats::Avatar& avatar);
+
+// One shape per case template, in the case's order: analytic spheres, avatars read once.
+std::vector<GrainShape> grain_shapes(const formats::Case& c);
 
 }  // namespace scree::solver
