@@ -1,0 +1,146 @@
+// scree-pack as a user runs it: an assembly in a box that scree-solve then runs, a release
+// area on dc7 (a polygon) and the Mt St Helens failure depth raster filled above the ground
+// and below its thickness, and bad input with one line and no state written.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "formats/terrain.h"
+#include "solver/terrain_from_file.h"
+#include "tools/solve_case.h"
+
+namespace scree {
+namespace {
+
+using testing::TempDir;
+const std::string datasets = SCREE_DATASETS;
+
+TEST(PackTool, BoxAssemblyRunsInTheSolver) {
+  TempDir dir;
+  testing::write_validation_case(dir, "sphere_bounce", {{"  duration: 0.8", "  duration: 0.05"}});
+  const auto r = testing::run_tool(dir, "scree-pack", testing::in_dir(dir, "DIR/case.yaml -o DIR/state.h5 --count 300 --box -0.5,-0.5,0.05,0.5,0.5,1 --diameter lognormal:0.06,0.2 --seed 4"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("300 grains (ball 300) in box 1 × 1 × 0.95 m"), std::string::npos) << r.out;
+  const formats::State s = formats::read_state(dir / "state.h5");
+  ASSERT_EQ(s.bodies.size(), 300u);
+  EXPECT_EQ(s.templates, std::vector<std::string>{"ball"});
+  // The solver takes it: no grain starts inside another or the floor.
+  const auto run = testing::run_tool(dir, "scree-solve", (dir / "case.yaml").string());
+  EXPECT_EQ(run.status, 0) << run.err;
+  // The same seed again: the same file contents.
+  const auto again = testing::run_tool(dir, "scree-pack", testing::in_dir(dir, "DIR/case.yaml -o DIR/again.h5 --count 300 --box -0.5,-0.5,0.05,0.5,0.5,1 --diameter lognormal:0.06,0.2 --seed 4"));
+  ASSERT_EQ(again.status, 0) << again.err;
+  EXPECT_EQ(formats::read_state(dir / "again.h5").bodies.position, s.bodies.position);
+}
+
+// Grains on a terrain: every centre inside the area's footprint, above the ground and below
+// the ground plus the thickness there, no node in the ground.
+void expect_on_ground(const TempDir& dir, const std::function<double(double, double)>& thickness) {
+  const formats::State s = formats::read_state(dir / "state.h5");
+  ASSERT_GT(s.bodies.size(), 10u);
+  const formats::Terrain t = formats::read_terrain(dir / "ground.vdb");
+  const solver::TerrainField ground = solver::terrain_field(t, dir / "ground.vdb");
+  for (std::size_t i = 0; i < s.bodies.size(); ++i) {
+    const auto& p = s.bodies.position[i];
+    const double r = 0.5 * s.bodies.scale[i] * 2;  // balls of radius 1 × scale
+    const auto g = ground.ground_height(p[0], p[1]);
+    ASSERT_TRUE(g.has_value());
+    EXPECT_GE(p[2] - r, *g - 0.01) << i;
+    EXPECT_LE(p[2] + r, *g + thickness(p[0] + t.origin_offset[0], p[1] + t.origin_offset[1]) + 0.01) << i;
+    EXPECT_TRUE(ground.clear_of(Eigen::Vector3d(p[0], p[1], p[2]), r)) << i;
+  }
+}
+
+void write_ball_case(const TempDir& dir) {
+  testing::write_validation_case(dir, "terrain_dem",
+                                 {{"  - {name: block, file: block.vdb, material: rock}", "  - {name: ball, sphere: 1.0, material: rock}"},
+                                  {"file: dc7.vdb", "file: ground.vdb"}});
+}
+
+TEST(PackTool, PolygonReleaseAreaOnDc7) {
+  TempDir dir;
+  const auto made = testing::run_tool(dir, "scree-terrain", datasets + "/geotaichi/dc7_dem_1411slide.asc --crop 618149,3996310,618249,3996410 --origin 618199,3996360,1660 -o " + (dir / "ground.vdb").string());
+  ASSERT_EQ(made.status, 0) << made.err;
+  write_ball_case(dir);
+  // A triangle in map coordinates, closed as GIS files close rings.
+  testing::write_text(dir / "source.txt", "# release area\n618214 3996380\n618234 3996380\n618224 3996400\n618214 3996380\n");
+  const auto r = testing::run_tool(dir, "scree-pack", testing::in_dir(dir, "DIR/case.yaml -o DIR/state.h5 --fill --area DIR/source.txt --thickness 4 --diameter lognormal:1.2,0.15"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("source.txt: polygon of 3 corners"), std::string::npos) << r.out;
+  auto inside = [](double x, double y) {  // the triangle above
+    const double u = (y - 3996380) / 20;
+    return u >= 0 && u <= 1 && std::abs(x - 618224) <= 10 * (1 - u);
+  };
+  expect_on_ground(dir, [&](double x, double y) { return inside(x, y) ? 4.0 : -1e9; });
+}
+
+TEST(PackTool, MtStHelensFailureDepthFilledAboveTheGround) {
+  TempDir dir;
+  const std::string landlab = datasets + "/landlab/";
+  const auto made = testing::run_tool(dir, "scree-terrain", landlab + "pre_runout_DEM.asc -o " + (dir / "ground.vdb").string());
+  ASSERT_EQ(made.status, 0) << made.err;
+  write_ball_case(dir);
+  const auto r = testing::run_tool(dir, "scree-pack", testing::in_dir(dir, "DIR/case.yaml -o DIR/state.h5 --count 150 --depth " + landlab + "landslide_depth.asc --diameter lognormal:3,0.2"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("thickness raster of 30 cells"), std::string::npos) << r.out;
+  // The depth raster's cells: |depth| at each, read back here from the ASCII grid.
+  const std::string text = testing::read_text(landlab + "landslide_depth.asc");
+  std::istringstream in(text);
+  std::string key;
+  double ncols = 0, nrows = 0, xll = 0, yll = 0, cell = 0, nodata = 0;
+  for (int k = 0; k < 6; ++k) {
+    double v;
+    in >> key >> v;
+    if (key == "ncols") ncols = v;
+    if (key == "nrows") nrows = v;
+    if (key == "xllcorner") xll = v;
+    if (key == "yllcorner") yll = v;
+    if (key == "cellsize") cell = v;
+    if (key == "NODATA_value") nodata = v;
+  }
+  std::vector<double> depth(std::size_t(ncols * nrows));
+  for (double& d : depth) in >> d;
+  expect_on_ground(dir, [&](double x, double y) {
+    const int i = int(std::floor((x - xll) / cell)), row = int(nrows) - 1 - int(std::floor((y - yll) / cell));
+    if (i < 0 || row < 0 || i >= int(ncols) || row >= int(nrows)) return -1e9;
+    const double d = depth[std::size_t(row) * std::size_t(ncols) + std::size_t(i)];
+    return d == nodata ? -1e9 : std::abs(d);
+  });
+}
+
+struct BadRun {
+  const char* name;
+  const char* args;
+  const char* message;
+  int status;
+};
+void PrintTo(const BadRun& b, std::ostream* os) { *os << b.name; }
+
+class PackToolRefuses : public ::testing::TestWithParam<BadRun> {};
+
+TEST_P(PackToolRefuses, OneLineNoState) {
+  const BadRun bad = GetParam();
+  TempDir dir;
+  testing::write_validation_case(dir, "sphere_bounce");
+  testing::write_text(dir / "sieve.txt", "0.1 0\n0.2 60\n0.15 100\n");
+  const auto r = testing::run_tool(dir, "scree-pack", testing::in_dir(dir, std::string("DIR/case.yaml -o DIR/state.h5 ") + bad.args));
+  testing::expect_refusal(dir, r, "scree-pack", bad.status, bad.message, dir / "state.h5");
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    BadInputs, PackToolRefuses,
+    ::testing::Values(
+        BadRun{"NoRegion", "--count 10", "give one region: --box, --cylinder, --area or --depth", 2},
+        BadRun{"TwoRegions", "--count 10 --box 0,0,0,1,1,1 --cylinder 0,0,1,0,1", "give one region", 2},
+        BadRun{"CountAndFill", "--count 10 --fill --box 0,0,0,1,1,1", "give --count N or --fill", 2},
+        BadRun{"InsideOutBox", "--count 10 --box 1,1,1,0,0,0", "--box: the box's upper corner must lie above its lower one", 2},
+        BadRun{"UnknownTemplate", "--count 10 --box 0,0,0,1,1,1 --mix boulder=1", "--mix: the case has no template 'boulder'", 2},
+        BadRun{"BadDiameter", "--count 10 --box 0,0,0,1,1,1 --diameter weibull:2", "--diameter: 'weibull:2': expects fixed:D", 2},
+        BadRun{"BadSieve", "--count 10 --box 0,0,0,1,1,1 --diameter sieve:DIR/sieve.txt", "sieve.txt: diameters must increase", 1},
+        BadRun{"RegionTooSmall", "--count 5000 --box 0,0,0.1,0.5,0.5,0.6", "case.yaml: the release region holds only", 1},
+        BadRun{"AreaWithoutTerrain", "--count 10 --depth DIR/depth.asc", "case.yaml: has no terrain: a release area on", 1},
+        BadRun{"AreaWithoutThickness", "--count 10 --area DIR/a.txt", "--area needs --thickness", 2}),
+    [](const auto& info) { return std::string(info.param.name); });
+
+}  // namespace
+}  // namespace scree
