@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <ostream>
 #include <string>
 
 #include "common/temp_dir.h"
@@ -43,4 +44,15 @@ inline void expect_refusal(const TempDir& dir, const ToolRun& r, const std::stri
   for (const auto& name : dir.entries()) EXPECT_EQ(name.find(".tmp"), std::string::npos) << name;
 }
 
+// One bad command line for a parameterised refusal test: its name, the arguments after the
+// tool's usual ones, what the error line must say, and the exit status.
+struct BadArguments {
+  const char* name;
+  const char* args;
+  const char* message;
+  int status;
+};
+inline void PrintTo(const BadArguments& b, std::ostream* os) { *os << b.name; }
+
 }  // namespace scree::testing
+

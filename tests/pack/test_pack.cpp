@@ -9,9 +9,9 @@
 #include <fstream>
 #include <numbers>
 
+#include "common/level_set_grain.h"
 #include "common/temp_dir.h"
 #include "formats/error.h"
-#include "levelset/avatar_builder.h"
 #include "pack/random_packing.h"
 #include "solver/template_from_avatar.h"
 
@@ -82,15 +82,6 @@ TEST(SizeDistribution, RefusesWhatItCannotDraw) {
   EXPECT_THROW(parse_size_distribution("sieve:" + (dir / "none.txt").string()), formats::FileError);
 }
 
-solver::GrainShape level_set_grain(const levelset::ImplicitShape& implicit, double voxel) {
-  levelset::Resolution resolution;
-  resolution.voxel_size = voxel;
-  formats::Shape shape = levelset::implicit_shape(implicit, resolution);
-  levelset::add_nodes(shape, 400, levelset::NodeMethod::rays);
-  levelset::MassProperties mass;
-  return solver::grain_shape_from_avatar(levelset::make_avatar(shape, mass));
-}
-
 // The solver's world of an assembly, for its own overlap search.
 solver::World world_of(const PackRequest& r, const PackResult& p) {
   solver::World w;
@@ -145,8 +136,8 @@ TEST(PackGrains, SpheresInABoxApartInsideAndOfTheirSizes) {
 
 TEST(PackGrains, LevelSetGrainsInTheirProportionsAndApart) {
   PackRequest r;
-  r.shapes = {level_set_grain(levelset::make_box(levelset::Vec3d(0.1, 0.06, 0.04)), 0.01),
-              level_set_grain(levelset::make_ellipsoid(levelset::Vec3d(0.08, 0.05, 0.05)), 0.01)};
+  r.shapes = {testing::level_set_grain(levelset::make_box(levelset::Vec3d(0.1, 0.06, 0.04)), 0.01, 400),
+              testing::level_set_grain(levelset::make_ellipsoid(levelset::Vec3d(0.08, 0.05, 0.05)), 0.01, 400)};
   r.proportions = {3, 1};
   r.count = 200;
   const auto region = cylinder_region({0, 0}, 1.2, 0, 0.6);

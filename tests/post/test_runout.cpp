@@ -7,7 +7,7 @@
 #include <cmath>
 #include <numbers>
 
-#include "levelset/avatar_builder.h"
+#include "common/level_set_grain.h"
 #include "post/runout.h"
 #include "solver/template_from_avatar.h"
 
@@ -43,15 +43,6 @@ formats::State frame_of(double time, const std::vector<Vector3d>& centres) {
   return s;
 }
 
-solver::GrainShape level_set_grain(const levelset::ImplicitShape& implicit, double voxel) {
-  levelset::Resolution resolution;
-  resolution.voxel_size = voxel;
-  formats::Shape shape = levelset::implicit_shape(implicit, resolution);
-  levelset::add_nodes(shape, 300, levelset::NodeMethod::rays);
-  levelset::MassProperties mass;
-  return solver::grain_shape_from_avatar(levelset::make_avatar(shape, mass));
-}
-
 // The solid along columns every h, summed, times h².
 double column_volume(const PlacedGrain& grain, double h) {
   double volume = 0;
@@ -68,7 +59,7 @@ double column_volume(const PlacedGrain& grain, double h) {
 TEST(GrainColumns, LevelSetSphereColumnsHoldItsVolume) {
   const double R = 0.15, scale = 1.5;
   for (const auto& [voxel, tolerance] : {std::pair(0.02, 0.012), std::pair(0.01, 0.003)}) {
-    const solver::GrainShape sphere = level_set_grain(levelset::make_sphere(R), voxel);
+    const solver::GrainShape sphere = testing::level_set_grain(levelset::make_sphere(R), voxel, 300);
     const PlacedGrain grain{&sphere, scale, Vector3d(3, -2, 7), Eigen::Quaterniond(Eigen::AngleAxisd(0.5, Vector3d(1, 2, 3).normalized()))};
     const double exact = 4 * pi * std::pow(R * scale, 3) / 3;
     EXPECT_NEAR(column_volume(grain, 0.005) / exact, 1, tolerance) << voxel;
@@ -82,7 +73,7 @@ TEST(GrainColumns, LevelSetSphereColumnsHoldItsVolume) {
 TEST(GrainColumns, TurnedBoxTopChordAndVolume) {
   const Vector3d half(0.1, 0.15, 0.2);
   const double voxel = 0.02, scale = 1.5;
-  const solver::GrainShape box = level_set_grain(levelset::make_box(levelset::Vec3d(half.x(), half.y(), half.z())), voxel);
+  const solver::GrainShape box = testing::level_set_grain(levelset::make_box(levelset::Vec3d(half.x(), half.y(), half.z())), voxel, 300);
   const Eigen::Quaterniond turn(Eigen::AngleAxisd(0.5, Vector3d(1, 2, 3).normalized()));
   const PlacedGrain grain{&box, scale, Vector3d(3, -2, 7), turn};
   const DepositRaster r = rasterize_deposit({grain}, columns_over({grain}, 0.005));

@@ -108,18 +108,12 @@ TEST(PackTool, MtStHelensFailureDepthFilledAboveTheGround) {
   });
 }
 
-struct BadRun {
-  const char* name;
-  const char* args;
-  const char* message;
-  int status;
-};
-void PrintTo(const BadRun& b, std::ostream* os) { *os << b.name; }
+using testing::BadArguments;
 
-class PackToolRefuses : public ::testing::TestWithParam<BadRun> {};
+class PackToolRefuses : public ::testing::TestWithParam<BadArguments> {};
 
 TEST_P(PackToolRefuses, OneLineNoState) {
-  const BadRun bad = GetParam();
+  const BadArguments bad = GetParam();
   TempDir dir;
   testing::write_validation_case(dir, "sphere_bounce");
   testing::write_text(dir / "sieve.txt", "0.1 0\n0.2 60\n0.15 100\n");
@@ -130,16 +124,16 @@ TEST_P(PackToolRefuses, OneLineNoState) {
 INSTANTIATE_TEST_SUITE_P(
     BadInputs, PackToolRefuses,
     ::testing::Values(
-        BadRun{"NoRegion", "--count 10", "give one region: --box, --cylinder, --area or --depth", 2},
-        BadRun{"TwoRegions", "--count 10 --box 0,0,0,1,1,1 --cylinder 0,0,1,0,1", "give one region", 2},
-        BadRun{"CountAndFill", "--count 10 --fill --box 0,0,0,1,1,1", "give --count N or --fill", 2},
-        BadRun{"InsideOutBox", "--count 10 --box 1,1,1,0,0,0", "--box: the box's upper corner must lie above its lower one", 2},
-        BadRun{"UnknownTemplate", "--count 10 --box 0,0,0,1,1,1 --mix boulder=1", "--mix: the case has no template 'boulder'", 2},
-        BadRun{"BadDiameter", "--count 10 --box 0,0,0,1,1,1 --diameter weibull:2", "--diameter: 'weibull:2': expects fixed:D", 2},
-        BadRun{"BadSieve", "--count 10 --box 0,0,0,1,1,1 --diameter sieve:DIR/sieve.txt", "sieve.txt: diameters must increase", 1},
-        BadRun{"RegionTooSmall", "--count 5000 --box 0,0,0.1,0.5,0.5,0.6", "case.yaml: the release region holds only", 1},
-        BadRun{"AreaWithoutTerrain", "--count 10 --depth DIR/depth.asc", "case.yaml: has no terrain: a release area on", 1},
-        BadRun{"AreaWithoutThickness", "--count 10 --area DIR/a.txt", "--area needs --thickness", 2}),
+        BadArguments{"NoRegion", "--count 10", "give one region: --box, --cylinder, --area or --depth", 2},
+        BadArguments{"TwoRegions", "--count 10 --box 0,0,0,1,1,1 --cylinder 0,0,1,0,1", "give one region", 2},
+        BadArguments{"CountAndFill", "--count 10 --fill --box 0,0,0,1,1,1", "give --count N or --fill", 2},
+        BadArguments{"InsideOutBox", "--count 10 --box 1,1,1,0,0,0", "--box: the box's upper corner must lie above its lower one", 2},
+        BadArguments{"UnknownTemplate", "--count 10 --box 0,0,0,1,1,1 --mix boulder=1", "--mix: the case has no template 'boulder'", 2},
+        BadArguments{"BadDiameter", "--count 10 --box 0,0,0,1,1,1 --diameter weibull:2", "--diameter: 'weibull:2': expects fixed:D", 2},
+        BadArguments{"BadSieve", "--count 10 --box 0,0,0,1,1,1 --diameter sieve:DIR/sieve.txt", "sieve.txt: diameters must increase", 1},
+        BadArguments{"RegionTooSmall", "--count 5000 --box 0,0,0.1,0.5,0.5,0.6", "case.yaml: the release region holds only", 1},
+        BadArguments{"AreaWithoutTerrain", "--count 10 --depth DIR/depth.asc", "case.yaml: has no terrain: a release area on", 1},
+        BadArguments{"AreaWithoutThickness", "--count 10 --area DIR/a.txt", "--area needs --thickness", 2}),
     [](const auto& info) { return std::string(info.param.name); });
 
 }  // namespace

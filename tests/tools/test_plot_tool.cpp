@@ -109,18 +109,12 @@ TEST(PlotTool, EveryPictureAtItsSizeAndNotBlank) {
   EXPECT_FALSE(std::filesystem::exists(plots / "snapshot_000000.png"));
 }
 
-struct BadRun {
-  const char* name;
-  const char* args;
-  const char* message;
-  int status;
-};
-void PrintTo(const BadRun& b, std::ostream* os) { *os << b.name; }
+using testing::BadArguments;
 
-class PlotToolRefuses : public ::testing::TestWithParam<BadRun> {};
+class PlotToolRefuses : public ::testing::TestWithParam<BadArguments> {};
 
 TEST_P(PlotToolRefuses, OneLineNoPictures) {
-  const BadRun bad = GetParam();
+  const BadArguments bad = GetParam();
   TempDir dir;
   testing::write_validation_case(dir, "sphere_bounce");
   const auto r = testing::run_tool(dir, "scree-plot", testing::in_dir(dir, std::string("DIR/case.yaml -o DIR/plots ") + bad.args));
@@ -128,10 +122,10 @@ TEST_P(PlotToolRefuses, OneLineNoPictures) {
 }
 
 INSTANTIATE_TEST_SUITE_P(BadInputs, PlotToolRefuses,
-                         ::testing::Values(BadRun{"NoFrames", "", "out: no frames (frame_*.h5) here: has the case been run?", 1},
-                                           BadRun{"TinySize", "--size 10,10", "--size: width and height must be whole numbers", 2},
-                                           BadRun{"TimesNotNumbers", "--at 1,soon", "--at", 2},
-                                           BadRun{"PercentileOfHalf", "--percentile 50", "--percentile: must lie in (50, 100]", 2}),
+                         ::testing::Values(BadArguments{"NoFrames", "", "out: no frames (frame_*.h5) here: has the case been run?", 1},
+                                           BadArguments{"TinySize", "--size 10,10", "--size: width and height must be whole numbers", 2},
+                                           BadArguments{"TimesNotNumbers", "--at 1,soon", "--at", 2},
+                                           BadArguments{"PercentileOfHalf", "--percentile 50", "--percentile: must lie in (50, 100]", 2}),
                          [](const auto& info) { return std::string(info.param.name); });
 
 }  // namespace
