@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <stdexcept>
+#include <unordered_map>
 
 namespace scree::solver {
 
@@ -34,15 +35,24 @@ std::vector<BodyPair> overlapping_pairs(const std::vector<Eigen::Vector3d>& cent
     sorted[b] = {cell_key(cells[b][0], cells[b][1], cells[b][2]), std::uint32_t(b)};
   }
   std::sort(sorted.begin(), sorted.end());
+  // Each occupied cell's run in `sorted`, found by hashing its key: 27 lookups a body.
+  std::unordered_map<std::uint64_t, std::pair<std::uint32_t, std::uint32_t>> runs;
+  runs.reserve(n);
+  for (std::uint32_t start = 0; start < n;) {
+    std::uint32_t end = start + 1;
+    while (end < n && sorted[end].first == sorted[start].first) ++end;
+    runs.emplace(sorted[start].first, std::pair(start, end));
+    start = end;
+  }
 
   for (std::size_t b = 0; b < n; ++b) {
     for (int di = -1; di <= 1; ++di)
       for (int dj = -1; dj <= 1; ++dj)
         for (int dk = -1; dk <= 1; ++dk) {
-          const std::uint64_t key = cell_key(cells[b][0] + di, cells[b][1] + dj, cells[b][2] + dk);
-          auto it = std::lower_bound(sorted.begin(), sorted.end(), std::make_pair(key, std::uint32_t(0)));
-          for (; it != sorted.end() && it->first == key; ++it) {
-            const std::uint32_t other = it->second;
+          const auto run = runs.find(cell_key(cells[b][0] + di, cells[b][1] + dj, cells[b][2] + dk));
+          if (run == runs.end()) continue;
+          for (std::uint32_t k = run->second.first; k < run->second.second; ++k) {
+            const std::uint32_t other = sorted[k].second;
             if (other <= b) continue;  // each pair once, from its lower index
             const double reach = radii[b] + radii[other] + margin;
             if ((centres[b] - centres[other]).squaredNorm() <= reach * reach) pairs.emplace_back(std::uint32_t(b), other);

@@ -1,7 +1,7 @@
 #pragma once
 // Broad phase: the pairs of bodies whose bounding spheres come within `margin` of each
-// other, by linked cells (bodies sorted by cell key: O(N log N), each body meeting only
-// the bodies of its 27 cells). Pairs come out sorted by (first, second) with
+// other, by linked cells (bodies sorted by cell key, each cell's run found by hashing: each
+// body meets only the bodies of its 27 cells). Pairs come out sorted by (first, second) with
 // first < second, whatever the input order, so that everything downstream is ordered by
 // body index and runs are reproducible (DESIGN §5).
 #include <Eigen/Dense>
