@@ -90,28 +90,32 @@ DepositMap map_deposit(const DepositRaster& deposit, const terrain::RasterGrid& 
       map.volume_off_map += volume[n];
     }
   }
-  // Each cell's area in the terrain's metric system, from its corners (exact for a DEM in the
-  // same system; the projected quadrilateral for one in degrees).
+  // Each cell's area in the terrain's metric system, from its corners: exact for a DEM in the
+  // same system; for one in degrees the projected quadrilateral, all corners moved at once.
   map.thickness.assign(cell_volume.size(), 0.f);
-  const bool same = terrain::same_crs(dem.taken_as_wkt, terrain_crs);
+  std::vector<std::size_t> touched;
+  for (std::size_t k = 0; k < cell_volume.size(); ++k)
+    if (cell_volume[k] != 0) touched.push_back(k);
   const auto& g = dem.geotransform;
-  for (std::size_t k = 0; k < cell_volume.size(); ++k) {
-    if (cell_volume[k] == 0) continue;
-    const double col = double(k % dem.nx), row = double(k / dem.nx);
-    double area = std::abs(g[1] * g[5] - g[2] * g[4]);
-    if (!same) {
-      std::vector<double> cx, cy;
+  std::vector<double> area(touched.size(), std::abs(g[1] * g[5] - g[2] * g[4]));
+  if (!terrain::same_crs(dem.taken_as_wkt, terrain_crs)) {
+    std::vector<double> cx, cy;
+    for (const std::size_t k : touched)
       for (const auto& [dc, dr] : {std::pair(0, 0), std::pair(1, 0), std::pair(1, 1), std::pair(0, 1)}) {
-        const auto p = dem.corner(col + dc, row + dr);
+        const auto p = dem.corner(double(k % dem.nx + dc), double(k / dem.nx + dr));
         cx.push_back(p[0]), cy.push_back(p[1]);
       }
-      terrain::transform_points(dem.taken_as_wkt, terrain_crs, cx, cy);
-      area = 0;
-      for (int n = 0; n < 4; ++n) area += cx[n] * cy[(n + 1) % 4] - cx[(n + 1) % 4] * cy[n];
-      area = std::abs(area) / 2;
+    terrain::transform_points(dem.taken_as_wkt, terrain_crs, cx, cy);
+    for (std::size_t t = 0; t < touched.size(); ++t) {
+      double twice = 0;
+      for (std::size_t n = 0; n < 4; ++n) {
+        const std::size_t a = 4 * t + n, b = 4 * t + (n + 1) % 4;
+        twice += cx[a] * cy[b] - cx[b] * cy[a];
+      }
+      area[t] = std::abs(twice) / 2;
     }
-    map.thickness[k] = float(cell_volume[k] / area);
   }
+  for (std::size_t t = 0; t < touched.size(); ++t) map.thickness[touched[t]] = float(cell_volume[touched[t]] / area[t]);
   return map;
 }
 

@@ -61,6 +61,44 @@ std::unique_ptr<GDALDataset> open_raster(const std::filesystem::path& file) {
   return data;
 }
 
+// Degrees or metres: the CRS says, unless it contradicts the coordinates; a raster without
+// one whose cells are under 0.01 wide within longitude and latitude is taken as WGS 84.
+struct CrsReading {
+  std::string wkt;
+  bool geographic = false;
+  std::string notes;
+};
+
+CrsReading read_crs(GDALDataset& data, const double gt[6], bool georeferenced) {
+  // The cell centres' extent: an affine map takes it from the four corner cells.
+  const double nx = data.GetRasterXSize(), ny = data.GetRasterYSize();
+  double x_lo = INFINITY, x_hi = -INFINITY, y_lo = INFINITY, y_hi = -INFINITY;
+  for (const double u : {0.5, nx - 0.5})
+    for (const double v : {0.5, ny - 0.5}) {
+      const double x = gt[0] + u * gt[1] + v * gt[2], y = gt[3] + u * gt[4] + v * gt[5];
+      x_lo = std::min(x_lo, x), x_hi = std::max(x_hi, x), y_lo = std::min(y_lo, y), y_hi = std::max(y_hi, y);
+    }
+  const bool fits_degrees = x_lo >= -180 && x_hi <= 180 && y_lo >= -90 && y_hi <= 90;
+  const double cell = std::hypot(gt[1], gt[4]);
+  CrsReading r;
+  if (const OGRSpatialReference* srs = data.GetSpatialRef()) {
+    r.wkt = wkt_of(*srs);
+    r.geographic = srs->IsGeographic();
+    if (r.geographic && !fits_degrees) {
+      r.geographic = false;
+      r.notes = std::string("the CRS (") + srs->GetName() + ") says degrees, but x runs from " + number(x_lo) + " to " +
+                number(x_hi) + ": taken as metres; ";
+    }
+  } else if (georeferenced && fits_degrees && cell < 0.01) {
+    OGRSpatialReference wgs84;
+    wgs84.SetWellKnownGeogCS("WGS84");
+    r.wkt = wkt_of(wgs84);
+    r.geographic = true;
+    r.notes = "no CRS; cells " + number(cell) + " wide within longitude and latitude: taken as WGS 84 degrees; ";
+  }
+  return r;
+}
+
 }  // namespace
 
 HeightGrid read_raster(const std::filesystem::path& file) {
@@ -94,29 +132,10 @@ HeightGrid read_raster(const std::filesystem::path& file) {
       g.y[g.index(i, j)] = gt[3] + u * gt[4] + v * gt[5];
     }
 
-  // Degrees or metres: the CRS says, unless it contradicts the coordinates.
-  double x_lo = INFINITY, x_hi = -INFINITY, y_lo = INFINITY, y_hi = -INFINITY;
-  for (std::size_t k = 0; k < g.size(); ++k) {
-    x_lo = std::min(x_lo, g.x[k]), x_hi = std::max(x_hi, g.x[k]);
-    y_lo = std::min(y_lo, g.y[k]), y_hi = std::max(y_hi, g.y[k]);
-  }
-  const bool fits_degrees = x_lo >= -180 && x_hi <= 180 && y_lo >= -90 && y_hi <= 90;
-  const double cell = std::hypot(gt[1], gt[4]);
-  if (const OGRSpatialReference* srs = data->GetSpatialRef()) {
-    g.crs_wkt = wkt_of(*srs);
-    g.geographic = srs->IsGeographic();
-    if (g.geographic && !fits_degrees) {
-      g.geographic = false;
-      g.notes += std::string("the CRS (") + srs->GetName() + ") says degrees, but x runs from " + number(x_lo) + " to " +
-                 number(x_hi) + ": taken as metres; ";
-    }
-  } else if (georeferenced && fits_degrees && cell < 0.01) {
-    OGRSpatialReference wgs84;
-    wgs84.SetWellKnownGeogCS("WGS84");
-    g.crs_wkt = wkt_of(wgs84);
-    g.geographic = true;
-    g.notes += "no CRS; cells " + number(cell) + " wide within longitude and latitude: taken as WGS 84 degrees; ";
-  }
+  const CrsReading crs = read_crs(*data, gt, georeferenced);
+  g.crs_wkt = crs.wkt;
+  g.geographic = crs.geographic;
+  g.notes += crs.notes;
   return g;
 }
 
@@ -173,9 +192,9 @@ RasterGrid read_raster_grid(const std::filesystem::path& file) {
     throw formats::FileError(file, "no georeferencing (geotransform): a map on its grid could not be placed");
   if (const OGRSpatialReference* srs = data->GetSpatialRef()) grid.crs_wkt = wkt_of(*srs);
   // The same reading of the coordinates as the terrain's (read_raster's rules).
-  const HeightGrid heights = read_raster(file);
-  grid.taken_as_wkt = heights.crs_wkt;
-  grid.geographic = heights.geographic;
+  const CrsReading crs = read_crs(*data, grid.geotransform.data(), true);
+  grid.taken_as_wkt = crs.wkt;
+  grid.geographic = crs.geographic;
   return grid;
 }
 
