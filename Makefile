@@ -3,14 +3,15 @@
 #   make build   configure and build (Release, -j2)
 #   make test    deps + build + the whole test suite
 #   make bench   deps + build + the benchmarks (figures go to docs/benchmarks.md by hand)
-#   make demo    deps + build + the demo pipeline
+#   make demo    deps + the tools + the rock-avalanche pipeline (RUNOUT=slope3 for its other case)
+#   make tour    deps + build + a short tour of the tools on files
 BUILD_DIR ?= build
 JOBS      ?= 2
 CMAKE_ARGS ?=
 # The shared datasets (terrain, boulders, CT); never copied into the project.
 DATASETS  ?= ../shared/datasets
 
-.PHONY: all deps configure build test bench demo clean
+.PHONY: all deps configure build test bench demo tour clean
 all: build
 
 deps:
@@ -28,8 +29,15 @@ test: build
 bench: build
 	@bash bench/run.sh $(BUILD_DIR)
 
-demo: build
-	@$(MAKE) --no-print-directory -C pipelines/demo SCREE_BIN=$(abspath $(BUILD_DIR))/bin \
+# The demo builds only the tools it runs (not the tests): a fresh clone reaches the run sooner.
+DEMO_TOOLS := scree-dem scree-terrain scree-shape scree-pack scree-solve scree-vtk scree-runout scree-plot
+demo: configure
+	@cmake --build $(BUILD_DIR) -j$(JOBS) --target $(DEMO_TOOLS)
+	@$(MAKE) --no-print-directory -C pipelines/rock-avalanche SCREE_BIN=$(abspath $(BUILD_DIR))/bin \
+	    DATASETS=$(abspath $(DATASETS)) $(if $(RUNOUT),RUNOUT=$(RUNOUT))
+
+tour: build
+	@$(MAKE) --no-print-directory -C pipelines/tour SCREE_BIN=$(abspath $(BUILD_DIR))/bin \
 	    DATASETS=$(abspath $(DATASETS))
 
 clean:

@@ -29,6 +29,7 @@ class BoxRegion : public ReleaseRegion {
     return p;
   }
   double volume() const override { return (high_ - low_).prod(); }
+  Eigen::AlignedBox3d bounds() const override { return {low_, high_}; }
   std::string describe() const override {
     return "box " + text(high_.x() - low_.x()) + " × " + text(high_.y() - low_.y()) + " × " + text(high_.z() - low_.z()) + " m";
   }
@@ -52,6 +53,10 @@ class CylinderRegion : public ReleaseRegion {
     return {centre_.x() + r * std::cos(a), centre_.y() + r * std::sin(a), z_low_ + (z_high_ - z_low_) * unit(rng)};
   }
   double volume() const override { return std::numbers::pi * radius_ * radius_ * (z_high_ - z_low_); }
+  Eigen::AlignedBox3d bounds() const override {
+    return {Eigen::Vector3d(centre_.x() - radius_, centre_.y() - radius_, z_low_),
+            Eigen::Vector3d(centre_.x() + radius_, centre_.y() + radius_, z_high_)};
+  }
   std::string describe() const override { return "cylinder of radius " + text(radius_) + " m, " + text(z_high_ - z_low_) + " m high"; }
 
  private:
@@ -65,16 +70,20 @@ class TerrainRegion : public ReleaseRegion {
                 const Eigen::Vector2d& low, const Eigen::Vector2d& high, std::string description)
       : ground_(std::move(ground)), thickness_(std::move(thickness)), low_(low), high_(high),
         description_(std::move(description)) {
-    // The volume and the thickest column, summed on a 400 × 400 grid over the area.
+    // The volume, the thickest column and the bounds, on a 400 × 400 grid over the area
+    // (bounds to its cells' edges).
     constexpr int n = 400;
     const Eigen::Vector2d cell = (high_ - low_) / n;
     for (int j = 0; j < n; ++j)
       for (int i = 0; i < n; ++i) {
         const double x = low_.x() + (i + 0.5) * cell.x(), y = low_.y() + (j + 0.5) * cell.y();
         const double t = thickness_(x, y);
-        if (!(t > 0) || !ground_->ground_height(x, y)) continue;
+        const auto g = t > 0 ? ground_->ground_height(x, y) : std::nullopt;
+        if (!g) continue;
         volume_ += t * cell.prod();
         thickest_ = std::max(thickest_, t);
+        bounds_.extend(Eigen::Vector3d(x - 0.5 * cell.x(), y - 0.5 * cell.y(), *g));
+        bounds_.extend(Eigen::Vector3d(x + 0.5 * cell.x(), y + 0.5 * cell.y(), *g + t));
       }
     if (!(volume_ > 0)) throw std::invalid_argument("the release area has no thickness over the terrain");
   }
@@ -95,6 +104,7 @@ class TerrainRegion : public ReleaseRegion {
     }
   }
   double volume() const override { return volume_; }
+  Eigen::AlignedBox3d bounds() const override { return bounds_; }
   std::string describe() const override { return description_ + ", " + text(volume_) + " m³, up to " + text(thickest_) + " m thick"; }
 
  private:
@@ -103,6 +113,7 @@ class TerrainRegion : public ReleaseRegion {
   Eigen::Vector2d low_, high_;
   std::string description_;
   double volume_ = 0, thickest_ = 0;
+  Eigen::AlignedBox3d bounds_;  // empty until extended
 };
 
 }  // namespace

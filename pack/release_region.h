@@ -21,6 +21,7 @@ class ReleaseRegion {
   // A point drawn uniformly from the region.
   virtual Eigen::Vector3d draw(std::mt19937_64& rng) const = 0;
   virtual double volume() const = 0;  // m³
+  virtual Eigen::AlignedBox3d bounds() const = 0;  // of the points it contains
   virtual std::string describe() const = 0;
 };
 

@@ -13,6 +13,7 @@
 #include "formats/csv_log.h"
 #include "formats/error.h"
 #include "solver/template_from_avatar.h"
+#include "solver/terrain_field.h"
 
 namespace scree::post {
 
@@ -223,9 +224,27 @@ ReposeAngle repose_angle(const DepositRaster& r, ReposeMethod method, const Vect
   return angle;
 }
 
+// How deep the grain's lowest boundary node (a sphere's lowest point) lies below the ground's
+// zero level, m; 0 when none does.
+double depth_below_ground(const PlacedGrain& grain, const solver::TerrainField& ground) {
+  if (ground.clear_of(grain.position, grain.reach())) return 0;
+  if (!grain.shape->level_set) return std::max(0.0, grain.reach() - ground.value(grain.position));
+  double deepest = 0;
+  for (const Eigen::Vector3f& node : grain.shape->level_set->nodes())
+    deepest = std::max(deepest, -ground.value(grain.position + grain.orientation * (grain.scale * node.cast<double>())));
+  return deepest;
+}
+
+bool finite(const formats::Bodies& b, std::size_t i) {
+  auto all = [](const auto& v) { return std::all_of(v.begin(), v.end(), [](double x) { return std::isfinite(x); }); };
+  return std::isfinite(b.scale[i]) && all(b.position[i]) && all(b.orientation[i]) && all(b.velocity[i]) &&
+         all(b.angular_velocity[i]);
+}
+
 }  // namespace
 
-RunoutReport measure_runout(const formats::Case& c, const std::vector<formats::State>& frames, const RunoutOptions& o) {
+RunoutReport measure_runout(const formats::Case& c, const std::vector<formats::State>& frames, const RunoutOptions& o,
+                            const solver::TerrainField* ground) {
   if (!(o.percentile > 50 && o.percentile <= 100)) throw std::invalid_argument("the percentile must lie in (50, 100]");
   if (frames.empty()) throw std::invalid_argument("no frames");
   const std::vector<solver::GrainShape> shapes = solver::grain_shapes(c);
@@ -245,6 +264,21 @@ RunoutReport measure_runout(const formats::Case& c, const std::vector<formats::S
   std::vector<std::vector<PlacedGrain>> placed;
   for (const formats::State& s : frames) placed.push_back(placed_grains(s.bodies, shapes));
   for (std::size_t f = 0; f < frames.size(); ++f) r.over_time.push_back(frame_statistics(frames[f], placed[f], density));
+
+  // Integrity, every frame: grains kept, numbers finite, nothing below the ground.
+  for (std::size_t f = 0; f < frames.size(); ++f) {
+    const formats::Bodies& b = frames[f].bodies;
+    r.grains_lost = std::max(r.grains_lost, first.bodies.size() > b.size() ? first.bodies.size() - b.size() : 0);
+    std::size_t bad = 0;
+    for (std::size_t i = 0; i < b.size(); ++i) bad += finite(b, i) ? 0 : 1;
+    r.non_finite = std::max(r.non_finite, bad);
+    if (!ground || bad > 0) continue;
+    std::vector<double> depth(placed[f].size());
+#pragma omp parallel for schedule(dynamic, 64)
+    for (std::size_t i = 0; i < placed[f].size(); ++i) depth[i] = depth_below_ground(placed[f][i], *ground);
+    for (double d : depth) r.deepest_below_ground = std::max(r.deepest_below_ground, d);
+  }
+  if (ground) r.deepest_below_ground_voxels = r.deepest_below_ground / ground->voxel_size();
   r.centre_start = r.over_time.front().centre_of_mass;
   r.centre_end = r.over_time.back().centre_of_mass;
   r.drop = r.centre_start[2] - r.centre_end[2];
@@ -308,6 +342,7 @@ RunoutReport measure_runout(const formats::Case& c, const std::vector<formats::S
   const ColumnGrid& g = deposit.grid;
   double volume = 0, top = -INFINITY, bottom = INFINITY;
   Vector2d moment = Vector2d::Zero();
+  Eigen::Matrix2d second = Eigen::Matrix2d::Zero();
   std::size_t covered = 0;
   for (std::size_t j = 0; j < g.ny; ++j)
     for (std::size_t i = 0; i < g.nx; ++i) {
@@ -316,6 +351,7 @@ RunoutReport measure_runout(const formats::Case& c, const std::vector<formats::S
       ++covered;
       volume += deposit.thickness[k];
       moment += double(deposit.thickness[k]) * Vector2d(g.x(i), g.y(j));
+      second += double(deposit.thickness[k]) * Vector2d(g.x(i), g.y(j)) * Vector2d(g.x(i), g.y(j)).transpose();
       top = std::max(top, double(deposit.top[k]));
       bottom = std::min(bottom, double(deposit.bottom[k]));
     }
@@ -327,6 +363,11 @@ RunoutReport measure_runout(const formats::Case& c, const std::vector<formats::S
   r.mound_height = top - bottom;
   const Profile radial(deposit, [&](double x, double y) { return (Vector2d(x, y) - centre).norm(); }, spacing);
   r.mound_spread = 2 * radial.quantile(p);
+  const Eigen::SelfAdjointEigenSolver<Eigen::Matrix2d> axes(second / volume - centre * centre.transpose());
+  const Vector2d major = axes.eigenvectors().col(1) * (axes.eigenvectors().col(1).dot(d) < 0 ? -1 : 1);
+  r.elongation_axis = {major.x(), major.y()};
+  r.elongation_angle = std::atan2(major.dot(across), major.dot(d)) * 180 / std::numbers::pi;
+  r.elongation_aspect = std::sqrt(axes.eigenvalues()[1] / std::max(axes.eigenvalues()[0], 1e-300));
   if (o.repose != ReposeMethod::none) r.repose = repose_angle(deposit, o.repose, d, centre);
   return r;
 }
@@ -397,7 +438,16 @@ void write_runout_summary(const fs::path& file, const RunoutReport& r, const std
     << "mound:\n"
     << "  centre: " << pair_text(r.mound_centre[0] + offset[0], r.mound_centre[1] + offset[1]) << "\n"
     << "  height: " << r.mound_height << "\n"
-    << "  spread: " << r.mound_spread << "\n";
+    << "  spread: " << r.mound_spread << "\n"
+    << "elongation:\n"
+    << "  axis: " << pair_text(r.elongation_axis[0], r.elongation_axis[1]) << "\n"
+    << "  angle_to_travel: " << r.elongation_angle << "\n"
+    << "  aspect: " << r.elongation_aspect << "\n"
+    << "integrity:\n"
+    << "  grains_lost: " << r.grains_lost << "\n"
+    << "  non_finite: " << r.non_finite << "\n"
+    << "  deepest_below_ground: " << r.deepest_below_ground << "\n"
+    << "  deepest_below_ground_voxels: " << r.deepest_below_ground_voxels << "\n";
   if (r.repose.method != ReposeMethod::none) {
     s << "repose:\n  method: " << method_name(r.repose.method) << "\n  grid: [8, 16]\n  angle: " << r.repose.mean
       << "\n  error: " << r.repose.error << "\n  angles: [";
@@ -442,7 +492,11 @@ std::string describe(const RunoutReport& r) {
     << "  spread       " << r.lateral_spread << " m across, deposit area " << r.deposit_area << " m², volume "
     << r.deposit_volume << " m³\n"
     << "  centre       dropped " << r.drop << " m over " << r.horizontal_distance << " m: H/L " << r.h_over_l << "\n"
-    << "  mound        height " << r.mound_height << " m, spread " << r.mound_spread << " m\n";
+    << "  mound        height " << r.mound_height << " m, spread " << r.mound_spread << " m\n"
+    << "  elongated    along " << pair_text(r.elongation_axis[0], r.elongation_axis[1]) << ", " << r.elongation_angle
+    << "° from the travel, aspect " << r.elongation_aspect << "\n"
+    << "  integrity    " << r.grains_lost << " grains lost, " << r.non_finite << " non-finite, deepest below ground "
+    << r.deepest_below_ground << " m (" << r.deepest_below_ground_voxels << " voxels)\n";
   if (r.repose.method != ReposeMethod::none)
     s << "  repose       " << r.repose.mean << "° ± " << r.repose.error << "° (" << method_name(r.repose.method) << ")\n";
   return s.str();

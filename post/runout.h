@@ -12,6 +12,7 @@
 #include "formats/case.h"
 #include "formats/state.h"
 #include "post/deposit_raster.h"
+#include "solver/terrain_field.h"
 
 namespace scree::post {
 
@@ -60,6 +61,16 @@ struct RunoutReport {
   double drop = 0, horizontal_distance = 0, path_length = 0, h_over_l = 0;  // of the centre of mass
   std::array<double, 2> mound_centre{};
   double mound_height = 0, mound_spread = 0;
+  // The deposit's direction of elongation: the major axis of its thickness-weighted second
+  // moments in plan, its angle from the direction of travel (0: along, 90: across, positive
+  // towards the left of travel), and the ratio of the axes' standard deviations (≥ 1).
+  std::array<double, 2> elongation_axis{1, 0};
+  double elongation_angle = 0, elongation_aspect = 1;
+  // Every frame checked: grains that went missing or hold non-finite numbers, and the
+  // deepest any grain's boundary node (a sphere's surface) lies below the terrain's zero
+  // level (with a terrain; m and in the terrain's voxels).
+  std::size_t grains_lost = 0, non_finite = 0;
+  double deepest_below_ground = 0, deepest_below_ground_voxels = 0;
   ReposeAngle repose;
   std::vector<FrameStatistics> over_time;
   DepositRaster deposit;  // the last frame's
@@ -69,8 +80,9 @@ std::vector<PlacedGrain> placed_grains(const formats::Bodies& bodies, const std:
 
 // The report from a run's frames (post::read_frames checks them). std::invalid_argument for
 // options that cannot be met (a percentile outside (50, 100], a zero direction).
+// `ground`: the case's terrain, for the check below it (none: skipped).
 RunoutReport measure_runout(const formats::Case& c, const std::vector<formats::State>& frames,
-                            const RunoutOptions& options);
+                            const RunoutOptions& options, const solver::TerrainField* ground = nullptr);
 
 // runout.yaml: the summary, with `map_offset` added to positions where the case has a
 // terrain (its origin offset: positions in the source map's coordinates). Atomic.

@@ -63,4 +63,28 @@ std::vector<BodyPair> overlapping_pairs(const std::vector<Eigen::Vector3d>& cent
   return pairs;
 }
 
+std::vector<BodyPair> NeighbourList::pairs(const std::vector<Eigen::Vector3d>& centres,
+                                           const std::vector<double>& radii, double margin, double skin) {
+  // Two bodies within radii + margin now, each moved at most δ since the build, were within
+  // radii + margin + 2δ then: the candidates hold every pair while that is within the build's
+  // reach (a hair less, for round-off).
+  bool valid = reach_at_build_ >= 0 && centres.size() == centres_at_build_.size() && radii == radii_at_build_;
+  double moved2 = 0;
+  for (std::size_t b = 0; valid && b < centres.size(); ++b)
+    moved2 = std::max(moved2, (centres[b] - centres_at_build_[b]).squaredNorm());
+  if (!valid || margin + 2 * std::sqrt(moved2) > reach_at_build_ * (1 - 1e-9)) {
+    candidates_ = overlapping_pairs(centres, radii, margin + skin);
+    centres_at_build_ = centres;
+    radii_at_build_ = radii;
+    reach_at_build_ = margin + skin;
+    ++rebuilds_;
+  }
+  std::vector<BodyPair> found;
+  for (const auto& [a, b] : candidates_) {
+    const double reach = radii[a] + radii[b] + margin;
+    if ((centres[a] - centres[b]).squaredNorm() <= reach * reach) found.emplace_back(a, b);
+  }
+  return found;
+}
+
 }  // namespace scree::solver

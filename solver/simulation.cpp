@@ -291,6 +291,17 @@ Simulation load_simulation(const formats::Case& setup, const formats::State& sta
   return sim;
 }
 
+void advance_quietly(Simulation& sim, const std::function<void(double, double)>& progress) {
+  const double duration = sim.setup.time.duration;
+  sim.next_log_time = sim.next_frame_time = sim.next_checkpoint_time = duration;  // no output before the end
+  const double half = sim.setup.time.automatic_step ? 1e-9 * sim.setup.time.step : 0.5 * sim.setup.time.step;
+  while (sim.world.time < duration - half) {
+    sim.settings.time_step = next_time_step(sim);
+    advance(sim.world, sim.settings);
+    if (progress) progress(sim.world.time, duration);
+  }
+}
+
 void run_simulation(Simulation& sim, bool restarting, const std::function<void(double, double)>& progress) {
   const formats::Case& c = sim.setup;
   World& w = sim.world;

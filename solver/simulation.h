@@ -40,6 +40,9 @@ Simulation load_simulation(const formats::Case& setup, const formats::State& sta
 void run_simulation(Simulation& sim, bool restarting,
                     const std::function<void(double, double)>& progress = {});
 
+// Advances to the case's duration and writes nothing: an assembly settling before its run.
+void advance_quietly(Simulation& sim, const std::function<void(double, double)>& progress = {});
+
 // The log's columns (docs/formats.md, "log.csv of scree-solve"), with three columns of
 // cumulative impulse per wall of the case.
 std::vector<std::string> log_column_names(const formats::Case& setup);

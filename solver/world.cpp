@@ -217,21 +217,38 @@ class ContactFinder {
 
   std::vector<SupportFace> faces;
 
-  std::vector<Contact> find() {
+  // Pairs from `neighbours` when given (a Verlet list kept from step to step, rebuilt with
+  // `skin`), else from a fresh broad phase. Pairs and grains are searched in parallel, each
+  // into its own batch; the batches are joined in pair order, then grain order, so the
+  // contacts do not depend on the number of threads.
+  std::vector<Contact> find(NeighbourList* neighbours = nullptr, double skin = 0) {
+    const std::uint32_t n = std::uint32_t(world_.grain_count());
     std::vector<Vec3> centres;
     std::vector<double> radii;
-    for (std::size_t i = 0; i < world_.grain_count(); ++i) {
+    for (std::size_t i = 0; i < n; ++i) {
       centres.push_back(posed_[i].position);
       radii.push_back(radius(i));
     }
     double widest = 0;
-    for (std::size_t i = 0; i < world_.grain_count(); ++i) widest = std::max(widest, margin(i));
-    for (const auto& [i, j] : overlapping_pairs(centres, radii, widest)) grain_pair(i, j);
-    for (std::uint32_t i = 0; i < world_.grain_count(); ++i) {
-      for (std::size_t w = 0; w < world_.walls.size(); ++w) grain_wall(i, w);
-      if (world_.terrain) grain_terrain(i);
+    for (std::size_t i = 0; i < n; ++i) widest = std::max(widest, margin(i));
+    const std::vector<BodyPair> pairs =
+        neighbours ? neighbours->pairs(centres, radii, widest, skin) : overlapping_pairs(centres, radii, widest);
+    std::vector<Batch> pair_batches(pairs.size()), grain_batches(n);
+#pragma omp parallel for schedule(dynamic, 16)
+    for (std::size_t k = 0; k < pairs.size(); ++k) grain_pair(pair_batches[k], pairs[k].first, pairs[k].second);
+#pragma omp parallel for schedule(dynamic, 16)
+    for (std::uint32_t i = 0; i < n; ++i) {
+      for (std::size_t w = 0; w < world_.walls.size(); ++w) grain_wall(grain_batches[i], i, w);
+      if (world_.terrain) grain_terrain(grain_batches[i], i);
     }
-    return std::move(contacts_);
+    std::vector<Contact> contacts;
+    for (std::vector<Batch>* batches : {&pair_batches, &grain_batches})
+      for (Batch& batch : *batches) {
+        const std::int32_t first_face = std::int32_t(faces.size());
+        for (Contact& c : batch.contacts) contacts.push_back(c), contacts.back().face += first_face;
+        std::move(batch.faces.begin(), batch.faces.end(), std::back_inserter(faces));
+      }
+    return contacts;
   }
 
  private:
@@ -244,59 +261,66 @@ class ContactFinder {
   // to within round-off counts as touching all over.
   double margin(std::size_t i) const { return std::max(margin_, 1e-6 * radius(i)); }
 
+  // What one pair, or one grain against the walls and the terrain, touches; faces numbered
+  // within the batch.
+  struct Batch {
+    std::vector<Contact> contacts;
+    std::vector<SupportFace> faces;
+  };
+
   // Glued contacts of A's nodes in B. Against a wall they share the plane's support face;
   // between grains each is a face of its own.
-  void add_patches(std::uint32_t a, std::uint32_t b, std::int32_t wall, std::int32_t face,
+  void add_patches(Batch& batch, std::uint32_t a, std::uint32_t b, std::int32_t wall, std::int32_t face,
                    const std::vector<NodeContact>& nodes) {
     if (nodes.empty()) return;
     const double glue = shape(a).glue_distance * world_.scale[a];
     for (const ContactPatch& p : glue_contacts(nodes, glue, default_glue_angle, margin(a))) {
       std::int32_t patch_face = face;
       if (wall < 0) {
-        patch_face = std::int32_t(faces.size());
-        faces.push_back({a, b, -1, p.normal, support_points(nodes, p.members, p.normal, {a, b, 0, -1}, glue)});
+        patch_face = std::int32_t(batch.faces.size());
+        batch.faces.push_back({a, b, -1, p.normal, support_points(nodes, p.members, p.normal, {a, b, 0, -1}, glue)});
       }
-      contacts_.push_back({a, b, p.point, p.normal, p.weighted_depth, wall, patch_face});
+      batch.contacts.push_back({a, b, p.point, p.normal, p.weighted_depth, wall, patch_face});
     }
   }
 
   // A contact of one point (a sphere's), with its face.
-  void add_point_contact(std::uint32_t a, std::uint32_t b, std::int32_t wall, std::int32_t plane, const Vec3& point,
+  void add_point_contact(Batch& batch, std::uint32_t a, std::uint32_t b, std::int32_t wall, std::int32_t plane, const Vec3& point,
                          const Vec3& normal, double depth) {
-    contacts_.push_back({a, b, point, normal, depth, wall, std::int32_t(faces.size())});
-    faces.push_back({a, b, wall, normal, {{point, depth, {a, b, plane, -1}}}});
+    batch.contacts.push_back({a, b, point, normal, depth, wall, std::int32_t(batch.faces.size())});
+    batch.faces.push_back({a, b, wall, normal, {{point, depth, {a, b, plane, -1}}}});
   }
 
-  void grain_pair(std::uint32_t i, std::uint32_t j) {
+  void grain_pair(Batch& batch, std::uint32_t i, std::uint32_t j) {
     const bool sphere_i = !shape(i).level_set, sphere_j = !shape(j).level_set;
     if (sphere_i && sphere_j) {
       const Vec3 d = posed_[i].position - posed_[j].position;
       const double gap = d.norm() - radius(i) - radius(j);
       if (gap >= std::max(margin(i), margin(j))) return;
       const Vec3 n = d / d.norm();
-      add_point_contact(i, j, -1, 0, posed_[j].position + n * (radius(j) + 0.5 * gap), n, -gap);
+      add_point_contact(batch, i, j, -1, 0, posed_[j].position + n * (radius(j) + 0.5 * gap), n, -gap);
     } else if (sphere_i || sphere_j) {
       const std::uint32_t s = sphere_i ? i : j, g = sphere_i ? j : i;
       Vec3 gradient;
       const double phi = posed_value(*shape(g).level_set, poses_[g], posed_[s].position, &gradient);
       if (phi >= radius(s) + margin(s) || gradient.squaredNorm() == 0) return;
       const Vec3 n = gradient.normalized();
-      add_point_contact(s, g, -1, 0, posed_[s].position - 0.5 * (radius(s) + phi) * n, n, radius(s) - phi);
+      add_point_contact(batch, s, g, -1, 0, posed_[s].position - 0.5 * (radius(s) + phi) * n, n, radius(s) - phi);
     } else {
       // The smaller grain's nodes sample the larger one's level set (seed 004). Between grains
       // of like size an edge of either can strike a face of the other, which the face's nodes
       // miss: both directions then (World.FastGrainsDoNotTunnel fails with one).
       const bool i_master = radius(i) <= radius(j);
       const std::uint32_t m = i_master ? i : j, o = i_master ? j : i;
-      add_patches(m, o, -1, -1,
+      add_patches(batch, m, o, -1, -1,
                   node_contacts(*shape(m).level_set, poses_[m], *shape(o).level_set, poses_[o], margin(m), reach(o)));
       if (radius(o) <= both_ways_ratio * radius(m))
-        add_patches(o, m, -1, -1,
+        add_patches(batch, o, m, -1, -1,
                     node_contacts(*shape(o).level_set, poses_[o], *shape(m).level_set, poses_[m], margin(o), reach(m)));
     }
   }
 
-  void grain_wall(std::uint32_t i, std::size_t w) {
+  void grain_wall(Batch& batch, std::uint32_t i, std::size_t w) {
     const Wall& wall = world_.walls[w];
     const std::uint32_t body = std::uint32_t(world_.grain_count() + w);
     const auto planes = wall_planes(wall, wall.velocity * dt_);
@@ -305,7 +329,7 @@ class ContactFinder {
       const double centre = normal.dot(posed_[i].position - point);
       if (centre >= radius(i) + margin(i)) continue;
       if (!shape(i).level_set) {
-        add_point_contact(i, body, std::int32_t(w), plane, posed_[i].position - normal * 0.5 * (centre + radius(i)), normal,
+        add_point_contact(batch, i, body, std::int32_t(w), plane, posed_[i].position - normal * 0.5 * (centre + radius(i)), normal,
                           radius(i) - centre);
         continue;
       }
@@ -319,16 +343,16 @@ class ContactFinder {
       if (nodes.empty()) continue;
       std::vector<std::uint32_t> all(nodes.size());
       std::iota(all.begin(), all.end(), 0u);
-      const std::int32_t face = std::int32_t(faces.size());
-      faces.push_back({i, body, std::int32_t(w), normal,
+      const std::int32_t face = std::int32_t(batch.faces.size());
+      batch.faces.push_back({i, body, std::int32_t(w), normal,
                        support_points(nodes, all, normal, {i, body, plane, -1}, shape(i).glue_distance * world_.scale[i])});
-      add_patches(i, body, std::int32_t(w), face, nodes);
+      add_patches(batch, i, body, std::int32_t(w), face, nodes);
     }
   }
 
   // The grain's nodes sampled in the terrain's level set, glued into contacts as against a
   // grain. A node below the band has no gradient there; the ground lies above it.
-  void grain_terrain(std::uint32_t i) {
+  void grain_terrain(Batch& batch, std::uint32_t i) {
     const TerrainField& ground = *world_.terrain;
     const std::uint32_t body = world_.terrain_body();
     if (ground.clear_of(posed_[i].position, reach(i) + margin(i))) return;
@@ -337,7 +361,7 @@ class ContactFinder {
       const double phi = ground.value_and_gradient(posed_[i].position, gradient);
       if (phi >= radius(i) + margin(i)) return;
       const Vec3 n = gradient.squaredNorm() > 0 ? Vec3(gradient.normalized()) : Vec3::UnitZ();
-      add_point_contact(i, body, -1, 0, posed_[i].position - 0.5 * (radius(i) + phi) * n, n, radius(i) - phi);
+      add_point_contact(batch, i, body, -1, 0, posed_[i].position - 0.5 * (radius(i) + phi) * n, n, radius(i) - phi);
       return;
     }
     std::vector<NodeContact> nodes;
@@ -349,14 +373,13 @@ class ContactFinder {
       const double norm = gradient.norm();
       nodes.push_back({k, x, norm > 0 ? Vec3(gradient / norm) : Vec3::UnitZ(), -phi});
     }
-    add_patches(i, body, -1, -1, nodes);
+    add_patches(batch, i, body, -1, -1, nodes);
   }
 
   const World& world_;
   const std::vector<RigidBody>& posed_;
   double dt_, margin_;
   std::vector<Pose> poses_;
-  std::vector<Contact> contacts_;
 };
 
 ContactPoint contact_point(std::vector<RigidBody>& bodies, const Contact& c) {
@@ -513,6 +536,12 @@ StepReport advance(World& world, const StepSettings& settings) {
     }
   };
 
+  // The neighbour list's skin: half the mean bounding radius keeps its candidates within
+  // about twice the pairs, and lets the grains move a quarter radius between rebuilds.
+  double skin = 0;
+  for (std::size_t i = 0; i < n; ++i) skin += world.shapes[world.shape[i]].bounding_radius * world.scale[i];
+  skin *= n > 0 ? 0.5 / double(n) : 0;
+
   std::map<RestingKey, Vec3> step_impulses;
   const int sweeps = std::max(settings.boundary_iterations, 1);
   for (int sweep = 0; sweep < sweeps; ++sweep) {
@@ -520,7 +549,7 @@ StepReport advance(World& world, const StepSettings& settings) {
     std::vector<RigidBody> posed = world.bodies;
     move(posed);
     ContactFinder finder(world, posed, dt, resting_speed * dt);
-    const std::vector<Contact> contacts = finder.find();
+    const std::vector<Contact> contacts = finder.find(&world.neighbours, skin);
     report.contacts = contacts.size();
 
     // Collisions: contacts approaching faster than the resting speed, resolved by the energy

@@ -16,6 +16,7 @@
 #include <optional>
 #include <vector>
 
+#include "solver/broad_phase.h"
 #include "solver/energy_tracking.h"
 #include "solver/rigid_body.h"
 #include "solver/shape_template.h"
@@ -121,6 +122,9 @@ struct World {
   // Gauss–Seidel passes start from it (warm start, seed 002), so that a heap at rest needs
   // few passes. Checkpoints keep it.
   std::map<RestingKey, Vec3> resting_impulses;
+  // Candidate pairs kept from step to step. A cache only: the pairs it gives are the broad
+  // phase's exactly, so checkpoints leave it out.
+  NeighbourList neighbours;
 
   std::size_t grain_count() const { return id.size(); }
   // Appends a grain of `density` (kg/m³); returns its index.

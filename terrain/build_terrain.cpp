@@ -35,6 +35,34 @@ bool is_point_list(const std::filesystem::path& file) {
 }
 
 // The spacing of a structured grid: the shorter of its two node spacings, at its middle.
+// Takes |depth| off the heights where the depth raster has a value; FileError naming it when
+// it is not on the grid's nodes (a tenth of a cell allowed).
+std::string lower_by(HeightGrid& grid, const std::filesystem::path& file) {
+  const HeightGrid depth = read_raster(file);
+  const double tolerance = 0.1 * std::abs(grid.nx > 1 ? grid.x[1] - grid.x[0] : grid.y[grid.nx] - grid.y[0]);
+  bool same = depth.nx == grid.nx && depth.ny == grid.ny;
+  for (std::size_t k = 0; same && k < grid.size(); k += std::max<std::size_t>(1, grid.size() / 1000))
+    same = std::abs(depth.x[k] - grid.x[k]) <= tolerance && std::abs(depth.y[k] - grid.y[k]) <= tolerance;
+  same = same && std::abs(depth.x.back() - grid.x.back()) <= tolerance && std::abs(depth.y.back() - grid.y.back()) <= tolerance;
+  if (!same)
+    throw formats::FileError(file, "not on the DEM's grid (" + std::to_string(depth.nx) + " × " + std::to_string(depth.ny) +
+                                       " cells from (" + std::to_string(depth.x[0]) + ", " + std::to_string(depth.y[0]) +
+                                       "), the DEM " + std::to_string(grid.nx) + " × " + std::to_string(grid.ny) + " from (" +
+                                       std::to_string(grid.x[0]) + ", " + std::to_string(grid.y[0]) + "))");
+  std::size_t lowered = 0;
+  double deepest = 0;
+  for (std::size_t k = 0; k < grid.size(); ++k) {
+    if (!std::isfinite(depth.z[k]) || depth.z[k] == 0) continue;
+    grid.z[k] -= std::abs(depth.z[k]);
+    ++lowered;
+    deepest = std::max(deepest, std::abs(depth.z[k]));
+  }
+  std::ostringstream note;
+  note.precision(4);
+  note << "lowered by " << file.filename().string() << " in " << lowered << " cells, up to " << deepest << " m; ";
+  return note.str();
+}
+
 double grid_spacing(const HeightGrid& g) {
   const std::size_t i = g.nx / 2 - (g.nx / 2 + 1 >= g.nx), j = g.ny / 2 - (g.ny / 2 + 1 >= g.ny);
   const std::size_t k = g.index(i, j);
@@ -87,6 +115,10 @@ TerrainSurface read_ground(const std::filesystem::path& input, const TerrainOpti
   HeightGrid grid = is_point_list(input) ? read_point_grid(input) : read_raster(input);
   report.source = std::string(is_point_list(input) ? "x-y-z points" : "raster") + ", " + std::to_string(grid.nx) +
                   " × " + std::to_string(grid.ny) + " nodes";
+  if (options.lower_by) {
+    if (is_point_list(input)) throw std::invalid_argument("--lower-by works on rasters only");
+    report.notes += lower_by(grid, *options.lower_by);
+  }
   if (options.crop) {
     const auto& c = *options.crop;
     crop(grid, c[0], c[1], c[2], c[3]);

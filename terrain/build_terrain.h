@@ -24,6 +24,9 @@ struct TerrainOptions {
   MissingHeights missing = MissingHeights::fill;
   std::string projection = "utm";  // for sources in degrees: "utm", a CRS GDAL knows, or "refuse"
   char up = 'z';                   // meshes: the axis that points up, 'y' or 'z'
+  // Rasters: a raster on the same grid whose absolute values are taken off the heights (a
+  // landslide's failure depth: the ground it slid on); its missing cells take nothing off.
+  std::optional<std::filesystem::path> lower_by;
   std::function<void(std::size_t done, std::size_t total)> progress;
 };
 

@@ -8,8 +8,11 @@
 #include <numbers>
 
 #include "common/level_set_grain.h"
+#include "common/temp_dir.h"
 #include "post/runout.h"
 #include "solver/template_from_avatar.h"
+#include "solver/terrain_from_file.h"
+#include "terrain/build_terrain.h"
 
 namespace scree::post {
 namespace {
@@ -185,6 +188,13 @@ TEST_P(RunoutOfALine, MatchesTheLinesGeometry) {
   EXPECT_NEAR(report.path_length, std::hypot(8.75, 3) + std::hypot(10, 3), 1e-9);
   ASSERT_EQ(report.over_time.size(), 3u);
   EXPECT_NEAR(report.over_time[2].runout_of_centres, 20 - source[std::size_t(std::floor((1 - p) * 11 * (1 + 1e-12)))], 1e-9);
+  // The deposit is a line across the travel: elongated at ±90° to it. Its variances are the
+  // centres' along the line, 0.25² (21² − 1)/12, plus a sphere's own r²/5 about each axis.
+  // (The columns' grid, turned 28.6° to the line, tilts it by about a thousandth of a degree.)
+  EXPECT_NEAR(std::abs(report.elongation_angle), 90, 0.01);
+  EXPECT_NEAR(std::abs(report.elongation_axis[0] * across.x() + report.elongation_axis[1] * across.y()), 1, 1e-8);
+  const double along_line = 0.0625 * (21 * 21 - 1) / 12 + r * r / 5, across_line = r * r / 5;
+  EXPECT_NEAR(report.elongation_aspect, std::sqrt(along_line / across_line), 0.01 * std::sqrt(along_line / across_line));
 }
 
 INSTANTIATE_TEST_SUITE_P(Percentiles, RunoutOfALine, ::testing::Values(100.0, 95.0, 80.0),
@@ -243,6 +253,40 @@ INSTANTIATE_TEST_SUITE_P(Heaps, ReposeOfAHeap,
                          ::testing::Values(Heap{"Cone25", true, 25}, Heap{"Cone35", true, 35}, Heap{"Wedge22", false, 22},
                                            Heap{"Wedge33", false, 33}),
                          [](const auto& info) { return std::string(info.param.name); });
+
+// The check of every frame: spheres of 0.1 m on a flat ground at z = 0 (a DEM of 0.5 m cells
+// through scree-terrain). One sinks 0.05 m in (0.1 voxel) in the second frame, one becomes
+// NaN in the third, and one goes missing in the last.
+TEST(Runout, IntegrityFindsGrainsBelowGroundNonFiniteAndLost) {
+  scree::testing::TempDir dir;
+  std::string dem = "ncols 40\nnrows 40\nxllcorner -10\nyllcorner -10\ncellsize 0.5\n";
+  for (int row = 0; row < 40; ++row) {
+    for (int col = 0; col < 40; ++col) dem += "0 ";
+    dem += "\n";
+  }
+  scree::testing::write_text(dir / "flat.asc", dem);
+  terrain::TerrainReport built;
+  terrain::TerrainOptions flat;
+  flat.origin = std::array<double, 3>{0, 0, 0};
+  const formats::Terrain t = terrain::build_terrain(dir / "flat.asc", flat, built);
+  const solver::TerrainField ground = solver::terrain_field(t, dir / "flat.vdb");
+
+  const double r = 0.1;
+  const std::vector<Vector3d> resting{{0, 0, r}, {1, 0, r}, {2, 0, r}};
+  std::vector<formats::State> frames{frame_of(0, resting), frame_of(1, {{0, 0, r}, {1, 0, r - 0.05}, {2, 0, r}})};
+  RunoutReport report = measure_runout(sphere_case(r), frames, RunoutOptions{}, &ground);
+  EXPECT_NEAR(report.deepest_below_ground, 0.05, 1e-6);
+  EXPECT_NEAR(report.deepest_below_ground_voxels, 0.1, 2e-6);
+  EXPECT_EQ(report.grains_lost, 0u);
+  EXPECT_EQ(report.non_finite, 0u);
+
+  frames.push_back(frame_of(2, resting));
+  frames.back().bodies.velocity[2][0] = std::nan("");
+  frames.push_back(frame_of(3, {{0, 0, r}, {1, 0, r}}));
+  report = measure_runout(sphere_case(r), frames, RunoutOptions{}, &ground);
+  EXPECT_EQ(report.non_finite, 1u);
+  EXPECT_EQ(report.grains_lost, 1u);
+}
 
 TEST(Runout, RefusesAPercentileOfHalfOrLess) {
   const std::vector<formats::State> frames{frame_of(0, {Vector3d(0, 0, 1)})};

@@ -43,5 +43,25 @@ TEST(BroadPhase, TouchingAtTheMarginCountsAndFarApartDoesNot) {
   EXPECT_THROW(overlapping_pairs(c, {0.1}, 0.1), std::invalid_argument);
 }
 
+// The neighbour list gives overlapping_pairs' pairs exactly, step after step, while bodies
+// drift by random steps and the margin changes; it rebuilds only when the motion has used
+// up its skin, and at once when a body jumps.
+TEST(NeighbourList, GivesTheBroadPhasePairsWhileBodiesMove) {
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> box(0, 10), radius(0.2, 0.5), step(-0.02, 0.02), margin(0, 0.01);
+  std::vector<Eigen::Vector3d> centres(400);
+  std::vector<double> radii(centres.size());
+  for (std::size_t i = 0; i < centres.size(); ++i) centres[i] = {box(rng), box(rng), box(rng)}, radii[i] = radius(rng);
+  NeighbourList list;
+  for (int n = 0; n < 60; ++n) {
+    for (auto& c : centres) c += Eigen::Vector3d(step(rng), step(rng), step(rng));
+    if (n == 40) centres[3] += Eigen::Vector3d(2, 0, 0);  // a jump past the skin
+    const double m = margin(rng);
+    ASSERT_EQ(list.pairs(centres, radii, m, 0.2), overlapping_pairs(centres, radii, m)) << "step " << n;
+  }
+  // Each step moves a body at most 0.035: the 0.2 skin lasts a few steps, not one.
+  EXPECT_GE(list.rebuilds(), 5u);
+  EXPECT_LE(list.rebuilds(), 25u);
+}
 }  // namespace
 }  // namespace scree::solver

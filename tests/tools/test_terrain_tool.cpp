@@ -7,6 +7,7 @@
 #include "common/run_tool.h"
 #include "common/vtk_read_back.h"
 #include "formats/terrain.h"
+#include "solver/terrain_from_file.h"
 
 namespace {
 
@@ -43,6 +44,39 @@ TEST(TerrainTool, DemBecomesATerrainWithItsReport) {
 
 // The Authume ground meshes are stored with y up; every one converts with --up y, with air
 // above and ground below (the solver loads them).
+// --lower-by: a flat DEM at 100 m with a failure depth of −3 m in a 4 × 4 block of cells
+// (NODATA elsewhere). The ground is 97 m over the block, 100 m away from it, and the
+// report says how many cells were lowered.
+TEST(TerrainTool, LowerByTakesAFailureDepthOffTheHeights) {
+  TempDir dir;
+  std::string dem = "ncols 20\nnrows 20\nxllcorner 0\nyllcorner 0\ncellsize 1\nNODATA_value -9999\n";
+  std::string depth = dem;
+  for (int row = 0; row < 20; ++row) {
+    for (int col = 0; col < 20; ++col) {
+      dem += "100 ";
+      depth += (row >= 8 && row < 12 && col >= 8 && col < 12) ? "-3 " : "-9999 ";
+    }
+    dem += "\n", depth += "\n";
+  }
+  write_text(dir / "flat.asc", dem);
+  write_text(dir / "depth.asc", depth);
+  ToolRun r = run_tool(dir, "scree-terrain", scree::testing::in_dir(dir, "DIR/flat.asc --lower-by DIR/depth.asc --origin 0,0,0 -o DIR/lowered.vdb"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("lowered by depth.asc in 16 cells, up to 3 m"), std::string::npos) << r.out;
+  const scree::formats::Terrain t = scree::formats::read_terrain(dir / "lowered.vdb");
+  const scree::solver::TerrainField ground = scree::solver::terrain_field(t, dir / "lowered.vdb");
+  EXPECT_NEAR(*ground.ground_height(10, 10), 97, 0.01);  // the block's centre: four lowered nodes around it
+  EXPECT_NEAR(*ground.ground_height(3, 3), 100, 0.01);
+  EXPECT_NEAR(*ground.ground_height(16, 15), 100, 0.01);
+
+  // A depth raster on another grid is refused, naming it, with no output.
+  write_text(dir / "shifted.asc", "ncols 20\nnrows 20\nxllcorner 5\nyllcorner 0\ncellsize 1\n" + depth.substr(depth.find("NODATA")));
+  r = run_tool(dir, "scree-terrain", scree::testing::in_dir(dir, "DIR/flat.asc --lower-by DIR/shifted.asc -o DIR/refused.vdb"));
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("shifted.asc: not on the DEM's grid"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "refused.vdb"));
+}
+
 TEST(TerrainTool, AuthumeGroundMeshesConvertWithYUp) {
   for (const char* zone : {"Blue", "Gray", "Red"}) {
     TempDir dir;

@@ -11,6 +11,7 @@
 #include "formats/terrain.h"
 #include "pack/random_packing.h"
 #include "pack/release_area.h"
+#include "pack/settle.h"
 #include "solver/template_from_avatar.h"
 #include "solver/terrain_from_file.h"
 #include "tools/cli/cli.h"
@@ -69,12 +70,14 @@ int main(int argc, char** argv) {
       "                      default: the templates as they are\n"
       "      --seed S        random seed (default: the case's)\n"
       "      --attempts K    places tried per grain before the region counts as full\n"
-      "                      (default 2000)\n",
+      "                      (default 2000)\n"
+      "      --settle T      then let the grains settle for T s of simulated time in the\n"
+      "                      solver, held in a box around the region, and write them at rest\n",
       "  scree-pack case.yaml -o state.h5 --count 2000 --box 0,0,0,10,4,3 --diameter lognormal:0.3,0.25\n"
-      "  scree-pack case.yaml -o state.h5 --fill --area source.txt --thickness 5\n"
+      "  scree-pack case.yaml -o state.h5 --fill --area source.txt --thickness 5 --settle 3\n"
       "  scree-pack case.yaml -o state.h5 --count 500 --depth landslide_depth.asc --mix rock=3,boulder=1\n"};
   return cli::run(tool, argc, argv, [&](const std::vector<std::string>& args) {
-    cli::Options o(args, {"-o", "--count", "--box", "--cylinder", "--area", "--thickness", "--depth", "--mix", "--diameter", "--seed", "--attempts"},
+    cli::Options o(args, {"-o", "--count", "--box", "--cylinder", "--area", "--thickness", "--depth", "--mix", "--diameter", "--seed", "--attempts", "--settle"},
                    {"--fill"});
     const std::string case_file = o.single_positional("case file");
     const std::string out = o.required_text("-o");
@@ -97,6 +100,8 @@ int main(int argc, char** argv) {
       thickness = o.number("--thickness", 0);
       if (!(*thickness > 0)) throw cli::UsageError("--thickness: must be > 0");
     }
+    const double settle = o.number("--settle", 0);
+    if (!(settle >= 0)) throw cli::UsageError("--settle: must be a time ≥ 0 s");
     std::vector<double> box, cylinder;
     if (o.has("--box")) box = o.numbers("--box", 6);
     if (o.has("--cylinder")) cylinder = o.numbers("--cylinder", 5);
@@ -145,6 +150,28 @@ int main(int argc, char** argv) {
     state.kind = formats::StateKind::state;
     for (const auto& t : c.templates) state.templates.push_back(t.name);
     state.bodies = result.bodies;
+    std::string settled;
+    if (settle > 0) {
+      // The box holds every grain whole: the region grown by the largest grain's reach.
+      double reach = 0;
+      for (std::size_t i = 0; i < state.bodies.size(); ++i)
+        reach = std::max(reach, request.shapes[state.bodies.template_index[i]].bounding_radius * state.bodies.scale[i]);
+      Eigen::AlignedBox3d hold = region->bounds();
+      hold.min().array() -= 1.01 * reach;
+      hold.max().array() += 1.01 * reach;
+      cli::ProgressLine settling(tool.name, "settling", "ms");
+      const pack::SettleResult rest = pack::settle_assembly(c, state, hold, settle, [&](double t, double total) {
+        settling.update(std::size_t(std::llround(1e3 * t)), std::size_t(std::llround(1e3 * total)));
+      });
+      settling.finish();
+      state.bodies = rest.bodies;
+      std::ostringstream line;
+      line.precision(4);
+      line << "\n  settled " << settle << " s in a box " << hold.sizes().x() << " × " << hold.sizes().y() << " × "
+           << hold.sizes().z() << " m: " << rest.potential_drop << " J released, " << rest.kinetic_left
+           << " J left, fastest grain " << rest.top_speed << " m/s (set to rest)";
+      settled = line.str();
+    }
     formats::write_state(out, state);
 
     std::vector<double> d = result.diameters;
@@ -155,7 +182,7 @@ int main(int argc, char** argv) {
     for (std::size_t t = 0; t < c.templates.size(); ++t) s << (t ? ", " : "") << c.templates[t].name << " " << result.per_template[t];
     s << ") in " << region->describe() << "\n  solid fraction " << result.solid_volume / result.region_volume << " ("
       << result.solid_volume << " m³ of grain)\n  diameters " << d.front() << " to " << d.back() << " m, median "
-      << d[d.size() / 2] << " m\n";
+      << d[d.size() / 2] << " m" << settled << "\n";
     std::cout << s.str();
     return 0;
   });

@@ -36,6 +36,8 @@ int main(int argc, char** argv) {
       "      --project P     for DEMs in degrees: utm (default), a CRS such as EPSG:32613,\n"
       "                      or refuse\n"
       "      --up A          meshes: the axis that points up, z (default) or y\n"
+      "      --lower-by R    rasters: take |R| off the heights, R a raster on the DEM's\n"
+      "                      grid (a landslide's failure depth: the surface it slid on)\n"
       "      --surface FILE  also write the ground's surface for ParaView (.vtp): the\n"
       "                      level set's zero in simulation coordinates, with each\n"
       "                      point's map elevation and each triangle's slope\n",
@@ -43,9 +45,10 @@ int main(int argc, char** argv) {
       "  scree-terrain topography.txt --voxel-size 1 -o yu_tung.vdb\n"
       "  scree-terrain SRTM.asc --project EPSG:32613 -o boulder.vdb\n"
       "  scree-terrain DTM_Blue_zone.stl --up y --voxel-size 0.5 -o blue.vdb\n"
-      "  scree-terrain dc7_dem_1411slide.asc -o dc7.vdb --surface dc7_ground.vtp\n"};
+      "  scree-terrain dc7_dem_1411slide.asc -o dc7.vdb --surface dc7_ground.vtp\n"
+      "  scree-terrain pre_runout_DEM.asc --lower-by landslide_depth.asc -o failure_surface.vdb\n"};
   return cli::run(tool, argc, argv, [&](const std::vector<std::string>& args) {
-    cli::Options o(args, {"-o", "--voxel-size", "--band", "--crop", "--origin", "--nodata", "--project", "--up", "--surface"}, {});
+    cli::Options o(args, {"-o", "--voxel-size", "--band", "--crop", "--origin", "--nodata", "--project", "--up", "--surface", "--lower-by"}, {});
     const std::string in = o.single_positional("DEM file"), out = o.required_text("-o");
     const std::string surface = o.text("--surface", "");
     terrain::TerrainOptions options;
@@ -69,6 +72,7 @@ int main(int argc, char** argv) {
                                                                          : terrain::MissingHeights::mask;
     options.projection = o.text("--project", "utm");
     options.up = o.choice("--up", {"z", "y"})[0];
+    if (o.has("--lower-by")) options.lower_by = o.text("--lower-by");
     // Both outputs checked before either is written: a run writes both or neither.
     formats::check_writable(out);
     if (!surface.empty()) formats::check_writable(surface);
