@@ -33,15 +33,23 @@ SettleResult settle_assembly(formats::Case setup, const formats::State& packed, 
   SettleResult result;
   result.kinetic_left = solver::kinetic_energy(sim.world);
   result.potential_drop = potential_before - solver::potential_energy(sim.world, sim.settings.gravity);
-  result.bodies = packed.bodies;
-  for (std::size_t i = 0; i < sim.world.grain_count(); ++i) {
-    const solver::RigidBody& b = sim.world.bodies[i];
-    result.top_speed = std::max(result.top_speed, b.velocity.norm());
-    result.bodies.position[i] = {b.position.x(), b.position.y(), b.position.z()};
-    result.bodies.orientation[i] = {b.orientation.w(), b.orientation.x(), b.orientation.y(), b.orientation.z()};
+  result.bodies = solver::snapshot(sim, formats::StateKind::state).bodies;
+  for (std::size_t i = 0; i < result.bodies.size(); ++i) {
+    result.top_speed = std::max(result.top_speed, sim.world.bodies[i].velocity.norm());
     result.bodies.velocity[i] = result.bodies.angular_velocity[i] = {0, 0, 0};
   }
   return result;
+}
+
+Eigen::AlignedBox3d holding_box(const ReleaseRegion& region, const formats::Bodies& bodies,
+                                const std::vector<solver::GrainShape>& shapes) {
+  double reach = 0;
+  for (std::size_t i = 0; i < bodies.size(); ++i)
+    reach = std::max(reach, shapes[bodies.template_index[i]].bounding_radius * bodies.scale[i]);
+  Eigen::AlignedBox3d hold = region.bounds();
+  hold.min().array() -= 1.01 * reach;
+  hold.max().array() += 1.01 * reach;
+  return hold;
 }
 
 }  // namespace scree::pack

@@ -10,8 +10,12 @@
 
 #include <functional>
 
+#include <vector>
+
 #include "formats/case.h"
 #include "formats/state.h"
+#include "pack/release_region.h"
+#include "solver/world.h"
 
 namespace scree::pack {
 
@@ -25,6 +29,11 @@ struct SettleResult {
 // Runs `packed` (a state of the case's templates) for `duration` s inside the box wall
 // `hold` (of the terrain's material, or the first material without a terrain). The
 // case's own output settings are not used: nothing is written.
+// The box that holds every grain of `bodies` whole: the region's bounds grown by the
+// largest grain's reach (and a hundredth more).
+Eigen::AlignedBox3d holding_box(const ReleaseRegion& region, const formats::Bodies& bodies,
+                                const std::vector<solver::GrainShape>& shapes);
+
 SettleResult settle_assembly(formats::Case setup, const formats::State& packed, const Eigen::AlignedBox3d& hold,
                              double duration, const std::function<void(double, double)>& progress = {});
 

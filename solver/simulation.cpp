@@ -118,6 +118,28 @@ std::size_t case_template(const formats::Case& c, const std::filesystem::path& s
                                            c.file.string() + ")");
 }
 
+
+// The case's step, or the Courant step shortened to land on the next output time without
+// leaving a sliver of a step before it.
+double next_time_step(const Simulation& sim) {
+  const formats::TimeSettings& t = sim.setup.time;
+  if (!t.automatic_step) return t.step;
+  const double step = courant_time_step(sim.world, sim.settings.gravity, t.courant_limit, t.step);
+  double next_output = std::min({sim.next_log_time, sim.next_frame_time, t.duration});
+  if (sim.setup.output.checkpoint_interval) next_output = std::min(next_output, sim.next_checkpoint_time);
+  const double left = next_output - sim.world.time;
+  if (left <= step) return left;
+  return left < 2 * step ? 0.5 * left : step;
+}
+
+std::string frame_name(std::int64_t index) {
+  char name[32];
+  std::snprintf(name, sizeof name, "frame_%06lld.h5", static_cast<long long>(index));
+  return name;
+}
+
+}  // namespace
+
 formats::State snapshot(const Simulation& sim, formats::StateKind kind) {
   formats::State s;
   s.kind = kind;
@@ -153,27 +175,6 @@ formats::State snapshot(const Simulation& sim, formats::StateKind kind) {
   }
   return s;
 }
-
-// The case's step, or the Courant step shortened to land on the next output time without
-// leaving a sliver of a step before it.
-double next_time_step(const Simulation& sim) {
-  const formats::TimeSettings& t = sim.setup.time;
-  if (!t.automatic_step) return t.step;
-  const double step = courant_time_step(sim.world, sim.settings.gravity, t.courant_limit, t.step);
-  double next_output = std::min({sim.next_log_time, sim.next_frame_time, t.duration});
-  if (sim.setup.output.checkpoint_interval) next_output = std::min(next_output, sim.next_checkpoint_time);
-  const double left = next_output - sim.world.time;
-  if (left <= step) return left;
-  return left < 2 * step ? 0.5 * left : step;
-}
-
-std::string frame_name(std::int64_t index) {
-  char name[32];
-  std::snprintf(name, sizeof name, "frame_%06lld.h5", static_cast<long long>(index));
-  return name;
-}
-
-}  // namespace
 
 std::vector<std::string> log_column_names(const formats::Case& setup) {
   std::vector<std::string> names{"step", "time", "kinetic", "potential", "stored"};

@@ -40,6 +40,10 @@ Simulation load_simulation(const formats::Case& setup, const formats::State& sta
 void run_simulation(Simulation& sim, bool restarting,
                     const std::function<void(double, double)>& progress = {});
 
+// The world as a state file holds it: a frame, a checkpoint (with the solver's books and
+// contact cache) or an initial state.
+formats::State snapshot(const Simulation& sim, formats::StateKind kind);
+
 // Advances to the case's duration and writes nothing: an assembly settling before its run.
 void advance_quietly(Simulation& sim, const std::function<void(double, double)>& progress = {});
 

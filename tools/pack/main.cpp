@@ -152,13 +152,7 @@ int main(int argc, char** argv) {
     state.bodies = result.bodies;
     std::string settled;
     if (settle > 0) {
-      // The box holds every grain whole: the region grown by the largest grain's reach.
-      double reach = 0;
-      for (std::size_t i = 0; i < state.bodies.size(); ++i)
-        reach = std::max(reach, request.shapes[state.bodies.template_index[i]].bounding_radius * state.bodies.scale[i]);
-      Eigen::AlignedBox3d hold = region->bounds();
-      hold.min().array() -= 1.01 * reach;
-      hold.max().array() += 1.01 * reach;
+      const Eigen::AlignedBox3d hold = pack::holding_box(*region, state.bodies, request.shapes);
       cli::ProgressLine settling(tool.name, "settling", "ms");
       const pack::SettleResult rest = pack::settle_assembly(c, state, hold, settle, [&](double t, double total) {
         settling.update(std::size_t(std::llround(1e3 * t)), std::size_t(std::llround(1e3 * total)));
