@@ -276,7 +276,8 @@ RunoutReport measure_runout(const formats::Case& c, const std::vector<formats::S
     std::vector<double> depth(placed[f].size());
 #pragma omp parallel for schedule(dynamic, 64)
     for (std::size_t i = 0; i < placed[f].size(); ++i) depth[i] = depth_below_ground(placed[f][i], *ground);
-    for (double d : depth) r.deepest_below_ground = std::max(r.deepest_below_ground, d);
+    for (double d : depth) r.over_time[f].deepest_below_ground = std::max(r.over_time[f].deepest_below_ground, d);
+    r.deepest_below_ground = std::max(r.deepest_below_ground, r.over_time[f].deepest_below_ground);
   }
   if (ground) r.deepest_below_ground_voxels = r.deepest_below_ground / ground->voxel_size();
   r.centre_start = r.over_time.front().centre_of_mass;
@@ -471,11 +472,12 @@ void write_runout_table(const fs::path& file, const RunoutReport& r) {
                                                 {"speed_max", "m/s"},
                                                 {"kinetic_translational", "J"},
                                                 {"kinetic_rotational", "J"},
-                                                {"runout_of_centres", "m"}});
+                                                {"runout_of_centres", "m"},
+                                                {"deepest_below_ground", "m"}});
     for (const FrameStatistics& f : r.over_time) {
       const double row[] = {f.time, double(f.grains), f.centre_of_mass[0], f.centre_of_mass[1], f.centre_of_mass[2],
                             f.speed_mean, f.speed_median, f.speed_p95, f.speed_max, f.kinetic_translational,
-                            f.kinetic_rotational, f.runout_of_centres};
+                            f.kinetic_rotational, f.runout_of_centres, f.deepest_below_ground};
       csv.write_row(row);
     }
   }

@@ -35,6 +35,7 @@ struct FrameStatistics {
   double speed_mean = 0, speed_median = 0, speed_p95 = 0, speed_max = 0;  // of grain centroids, m/s
   double kinetic_translational = 0, kinetic_rotational = 0;  // J
   double runout_of_centres = 0;  // P-th percentile of centres along the travel direction, less the first frame's (100 − P)-th
+  double deepest_below_ground = 0;  // m, any grain's boundary node; 0 without a terrain
 };
 
 struct ReposeAngle {

@@ -7,7 +7,8 @@
 // `boundary_iterations` sweeps, every body is moved to where its current velocity would take
 // it, contacts are found there, approaching contacts (faster than the resting speed) are
 // resolved by the energy tracking method island by island, and slow contacts that would end
-// penetrated are corrected (the predict–correct treatment of resting contact); finally
+// penetrated are corrected (the predict–correct treatment of resting contact); the last of
+// several sweeps treats every contact as resting, so that no step ends penetrated; finally
 // positions advance with the corrected velocities (symplectic Euler).
 #include <compare>
 #include <cstdint>

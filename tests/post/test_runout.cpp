@@ -277,6 +277,8 @@ TEST(Runout, IntegrityFindsGrainsBelowGroundNonFiniteAndLost) {
   RunoutReport report = measure_runout(sphere_case(r), frames, RunoutOptions{}, &ground);
   EXPECT_NEAR(report.deepest_below_ground, 0.05, 1e-6);
   EXPECT_NEAR(report.deepest_below_ground_voxels, 0.1, 2e-6);
+  EXPECT_NEAR(report.over_time[0].deepest_below_ground, 0, 1e-6);  // and the frame it is in
+  EXPECT_NEAR(report.over_time[1].deepest_below_ground, 0.05, 1e-6);
   EXPECT_EQ(report.grains_lost, 0u);
   EXPECT_EQ(report.non_finite, 0u);
 
