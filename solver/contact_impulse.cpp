@@ -29,6 +29,8 @@ void ContactFrame::apply(const Vec3& impulse) const {
   RigidBody& b = *point.b;
   a.velocity += a.inverse_mass * impulse;
   a.angular_velocity += inverse_inertia_a * point.r_a.cross(impulse);
+  // A static B (a wall, the terrain) is left unwritten: islands solved side by side share it.
+  if (b.is_static()) return;
   b.velocity -= b.inverse_mass * impulse;
   b.angular_velocity -= inverse_inertia_b * point.r_b.cross(impulse);
 }
@@ -52,9 +54,12 @@ Vec3 release_direction(const ContactFrame& c) {
 }
 
 ImpulseWork apply_measured(const ContactFrame& c, const Vec3& impulse) {
-  const Vec3 before = c.point.relative_velocity();
+  return apply_measured(c, impulse, c.point.relative_velocity());
+}
+
+ImpulseWork apply_measured(const ContactFrame& c, const Vec3& impulse, const Vec3& velocity_before) {
   c.apply(impulse);
-  const Vec3 mean = 0.5 * (before + c.point.relative_velocity());
+  const Vec3 mean = velocity_before + 0.5 * (c.K * impulse);  // the impulse changes u by K P
   const double mean_n = c.normal.dot(mean), p_n = c.normal.dot(impulse);
   return {mean_n * p_n, mean.dot(impulse) - mean_n * p_n};
 }

@@ -39,5 +39,7 @@ struct ImpulseWork {
   double normal = 0, tangential = 0;
 };
 ImpulseWork apply_measured(const ContactFrame& c, const Vec3& impulse);
+// The same when the relative velocity before is known: u after is u + K P.
+ImpulseWork apply_measured(const ContactFrame& c, const Vec3& impulse, const Vec3& velocity_before);
 
 }  // namespace scree::solver
