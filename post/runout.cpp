@@ -325,7 +325,7 @@ RunoutReport measure_runout(const formats::Case& c, const std::vector<formats::S
   auto along = [&](double x, double y) { return Vector2d(x, y).dot(d); };
   auto sideways = [&](double x, double y) { return Vector2d(x, y).dot(across); };
   const Profile source_along(source, along, width), deposit_along(deposit, along, width);
-  const Profile deposit_across(deposit, sideways, spacing * (std::abs(d.x()) + std::abs(d.y())));
+  const Profile deposit_across(deposit, sideways, width), source_across(source, sideways, width);
   r.source_rear = source_along.quantile(1 - p);
   r.source_front = source_along.quantile(p);
   r.deposit_rear = deposit_along.quantile(1 - p);
@@ -333,6 +333,7 @@ RunoutReport measure_runout(const formats::Case& c, const std::vector<formats::S
   r.runout_distance = r.deposit_front - r.source_rear;
   r.front_travel = r.deposit_front - r.source_front;
   r.lateral_spread = deposit_across.quantile(p) - deposit_across.quantile(1 - p);
+  r.source_lateral_spread = source_across.quantile(p) - source_across.quantile(1 - p);
 
   // Runout of the centres over time.
   const double source_rear_of_centres = point_quantile(centres_along(first, placed.front(), density, d), 1 - p);
@@ -426,6 +427,7 @@ void write_runout_summary(const fs::path& file, const RunoutReport& r, const std
     << "runout_distance: " << r.runout_distance << "\n"
     << "front_travel: " << r.front_travel << "\n"
     << "lateral_spread: " << r.lateral_spread << "\n"
+    << "source_lateral_spread: " << r.source_lateral_spread << "\n"
     << "deposit_area: " << r.deposit_area << "\n"
     << "deposit_volume: " << r.deposit_volume << "\n"
     << "grain_volume: " << r.grain_volume << "\n"
@@ -491,7 +493,7 @@ std::string describe(const RunoutReport& r) {
     << (r.grains == 1 ? " grain" : " grains") << " deposited\n"
     << "  runout       " << r.runout_distance << " m (front at the " << r.percentile << "th percentile, along "
     << pair_text(r.direction[0], r.direction[1]) << ")\n"
-    << "  spread       " << r.lateral_spread << " m across, deposit area " << r.deposit_area << " m², volume "
+    << "  spread       " << r.lateral_spread << " m across (the source " << r.source_lateral_spread << " m), deposit area " << r.deposit_area << " m², volume "
     << r.deposit_volume << " m³\n"
     << "  centre       dropped " << r.drop << " m over " << r.horizontal_distance << " m: H/L " << r.h_over_l << "\n"
     << "  mound        height " << r.mound_height << " m, spread " << r.mound_spread << " m\n"

@@ -55,6 +55,7 @@ struct RunoutReport {
   double runout_distance = 0;  // deposit_front − source_rear
   double front_travel = 0;     // deposit_front − source_front
   double lateral_spread = 0;   // across the direction, P-th less (100 − P)-th percentile
+  double source_lateral_spread = 0;  // the same of the first frame: a fan spreads wider than its source
   double deposit_area = 0;     // m², columns with grain
   double deposit_volume = 0;   // m³, the columns' thickness integrated
   double grain_volume = 0;     // m³, the grains' own volumes

@@ -176,6 +176,10 @@ TEST_P(RunoutOfALine, MatchesTheLinesGeometry) {
   EXPECT_NEAR(report.front_travel, front - line_quantile(source, r, p), 0.01 * report.front_travel);
   const double spread = line_quantile(deposit, r, p) - line_quantile(deposit, r, 1 - p);
   EXPECT_NEAR(report.lateral_spread, spread, 0.01 * spread);
+  // The source is one sphere wide across the travel, each edge to the width of a column
+  // across it (columns spread their grain evenly over it: P100 takes in the edge columns).
+  const double source_spread = line_quantile({0.0}, r, p) - line_quantile({0.0}, r, 1 - p);
+  EXPECT_NEAR(report.source_lateral_spread, source_spread, 2 * report.spacing * (std::abs(d.x()) + std::abs(d.y())));
   const double n = double(deposit.size()), volume = n * 4 * pi * r * r * r / 3;
   EXPECT_NEAR(report.deposit_area, n * pi * r * r, 0.01 * n * pi * r * r);
   EXPECT_NEAR(report.grain_volume, volume, 1e-12);
