@@ -20,7 +20,7 @@ cat <<EOF
 grains        $(field grains), from t = $(field first_time) to $(field last_time) s ($(field frames) frames)
 $(sed -n '1,4p' "$w/pack.txt" | sed 's/^/pack          /; s/^pack            /              /')
 runout        $(field runout_distance) m (source rear to deposit front, $(field percentile)th percentile), front travel $(field front_travel) m
-deposit       lateral spread $(field lateral_spread) m, area $(field deposit_area) m², volume $(field deposit_volume) m³
+deposit       lateral spread $(field lateral_spread) m (the source $(field source_lateral_spread) m), area $(field deposit_area) m², volume $(field deposit_volume) m³
 elongation    axis $(nested elongation axis) $(nested elongation angle_to_travel)° from the travel, aspect $(nested elongation aspect)
 centre        drop H $(nested centre_of_mass drop) m over L $(nested centre_of_mass horizontal_distance) m: H/L $(nested centre_of_mass h_over_l)
 energy        $energy
