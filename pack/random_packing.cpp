@@ -157,6 +157,26 @@ RegionFull::RegionFull(std::size_t placed_grains, std::size_t requested_grains, 
       }()),
       placed(placed_grains), requested(requested_grains) {}
 
+std::vector<std::uint32_t> apportion(const std::vector<double>& proportions, std::size_t count) {
+  // Largest remainder: each template gets the whole part of its share, then the templates
+  // with the largest fractions one more each until the count is reached (ties: list order).
+  const double total = std::accumulate(proportions.begin(), proportions.end(), 0.0);
+  std::vector<std::size_t> numbers(proportions.size());
+  std::vector<std::pair<double, std::uint32_t>> remainders;
+  std::size_t given = 0;
+  for (std::uint32_t t = 0; t < proportions.size(); ++t) {
+    const double share = double(count) * proportions[t] / total;
+    numbers[t] = std::size_t(std::floor(share));
+    given += numbers[t];
+    remainders.push_back({share - double(numbers[t]), t});
+  }
+  std::stable_sort(remainders.begin(), remainders.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (std::size_t k = 0; given < count; ++k, ++given) ++numbers[remainders[k % remainders.size()].second];
+  std::vector<std::uint32_t> shapes;
+  for (std::uint32_t t = 0; t < numbers.size(); ++t) shapes.insert(shapes.end(), numbers[t], t);
+  return shapes;
+}
+
 double equivalent_diameter(const solver::GrainShape& shape) { return 2 * std::cbrt(3 * shape.volume / (4 * std::numbers::pi)); }
 
 PackResult pack_grains(const PackRequest& r, const ReleaseRegion& region) {
@@ -166,9 +186,9 @@ PackResult pack_grains(const PackRequest& r, const ReleaseRegion& region) {
     throw std::invalid_argument("proportions: one per template, none negative, not all zero");
   std::mt19937_64 rng(r.seed);
   std::discrete_distribution<std::uint32_t> pick_template(r.proportions.begin(), r.proportions.end());
-  auto draw_grain = [&] {
+  auto draw_grain = [&](std::uint32_t shape) {
     Candidate c;
-    c.shape = pick_template(rng);
+    c.shape = shape;
     const double own = equivalent_diameter(r.shapes[c.shape]);
     const double d = r.sizes.draw(rng);
     c.scale = d > 0 ? d / own : 1;
@@ -176,11 +196,15 @@ PackResult pack_grains(const PackRequest& r, const ReleaseRegion& region) {
     c.reach = r.shapes[c.shape].bounding_radius * c.scale;
     return c;
   };
-  // With a count, every grain is drawn first and the largest placed first (a random packing
-  // holds more that way); the sizes are the distribution's whatever the order.
+  // With a count, the templates come in exactly their proportions (seed 004's discharge has
+  // shapes A–E in equal numbers), in random order; every grain is drawn first and the largest
+  // placed first (a random packing holds more that way); the sizes are the distribution's
+  // whatever the order.
   std::vector<Candidate> queue;
   if (r.count) {
-    for (std::size_t n = 0; n < *r.count; ++n) queue.push_back(draw_grain());
+    std::vector<std::uint32_t> shapes = apportion(r.proportions, *r.count);
+    std::shuffle(shapes.begin(), shapes.end(), rng);
+    for (const std::uint32_t shape : shapes) queue.push_back(draw_grain(shape));
     std::stable_sort(queue.begin(), queue.end(), [](const Candidate& a, const Candidate& b) { return a.reach > b.reach; });
   }
   const std::vector<Vector3d> unit_sphere = sphere_points();
@@ -193,7 +217,7 @@ PackResult pack_grains(const PackRequest& r, const ReleaseRegion& region) {
   const std::size_t total = r.count.value_or(0);
   for (std::size_t n = 0;; ++n) {
     if (r.count && n == *r.count) break;
-    Candidate c = r.count ? queue[n] : draw_grain();
+    Candidate c = r.count ? queue[n] : draw_grain(pick_template(rng));
     if (!near) near.emplace(2 * std::max(c.reach, 1e-9));
     bool found = false;
     for (std::size_t attempt = 0; attempt < r.attempts && !found; ++attempt) {

@@ -1,6 +1,6 @@
 #pragma once
 // Building a grain assembly by random sequential addition: grains drawn from a library of
-// templates (by proportion) and a size distribution, at random orientations, placed one by
+// templates (by proportion: exact numbers with a count) and a size distribution, at random orientations, placed one by
 // one at random points of a release region where they overlap nothing (checked with the level
 // sets and boundary nodes the solver uses, not bounding spheres). Deterministic for a seed.
 #include <cstddef>
@@ -49,6 +49,10 @@ class RegionFull : public std::runtime_error {
 // std::invalid_argument for a request that cannot be drawn (no proportion, a template of
 // size 0).
 PackResult pack_grains(const PackRequest& request, const ReleaseRegion& region);
+
+// `count` template indices in the given proportions, exactly as far as whole numbers allow
+// (largest remainder), in template order.
+std::vector<std::uint32_t> apportion(const std::vector<double>& proportions, std::size_t count);
 
 // The equivalent diameter of a template at scale 1: that of the sphere of its volume.
 double equivalent_diameter(const solver::GrainShape& shape);

@@ -26,18 +26,31 @@ std::vector<NodeContact> node_contacts(const ShapeTemplate& master, const Pose& 
       (master_pose.orientation.conjugate() * (other_pose.position - master_pose.position) / master_pose.scale)
           .cast<float>();
   const double reach = (other_radius + std::max(margin, 0.0)) / master_pose.scale;
-  const float reach2 = std::isfinite(reach) ? float(reach * reach) * 1.0001f : std::numeric_limits<float>::infinity();
-  for (std::uint32_t i = 0; i < nodes.size(); ++i) {
-    if ((nodes[i] - centre).squaredNorm() > reach2) continue;
-    const Eigen::Vector3d world =
-        master_pose.position + master_pose.orientation * (master_pose.scale * nodes[i].cast<double>());
-    if (posed_value(other, other_pose, world) >= margin) continue;  // the cheap test first
-    Eigen::Vector3d gradient;
-    const double phi = posed_value(other, other_pose, world, &gradient);
-    const double norm = gradient.norm();
-    if (!(norm > 0)) continue;  // a flat spot of the interpolant deep inside: no direction
-    contacts.push_back({i, world, gradient / norm, -phi});
-  }
+  const bool bounded = std::isfinite(reach);
+  const float reach2 = bounded ? float(reach * reach) * 1.0001f : std::numeric_limits<float>::infinity();
+  // Master body frame to the other's (both in template units): y = A x + t, one matrix for
+  // the pair instead of two quaternion turns per node.
+  const Eigen::Matrix3d to_other =
+      (other_pose.orientation.conjugate() * master_pose.orientation).toRotationMatrix() * (master_pose.scale / other_pose.scale);
+  const Eigen::Vector3d offset = other_pose.orientation.conjugate() * (master_pose.position - other_pose.position) / other_pose.scale;
+  const double other_margin = margin / other_pose.scale;  // φ_posed = s φ(y)
+  master.for_nodes_near(
+      [&](const Eigen::Vector3f& cluster, float radius) {
+        return !bounded || (cluster - centre).norm() <= float(reach) * 1.0001f + radius;
+      },
+      [&](std::uint32_t i) {
+        if ((nodes[i] - centre).squaredNorm() > reach2) return;
+        const Eigen::Vector3d y = to_other * nodes[i].cast<double>() + offset;
+        if (other.value(y) >= other_margin) return;  // the cheap test first
+        Eigen::Vector3d gradient;
+        const double phi = other_pose.scale * other.value_and_gradient(y, gradient);
+        const double norm = gradient.norm();
+        if (!(norm > 0)) return;  // a flat spot of the interpolant deep inside: no direction
+        const Eigen::Vector3d world =
+            master_pose.position + master_pose.orientation * (master_pose.scale * nodes[i].cast<double>());
+        contacts.push_back({i, world, other_pose.orientation * (gradient / norm), -phi});
+      });
+  std::sort(contacts.begin(), contacts.end(), [](const NodeContact& a, const NodeContact& b) { return a.node < b.node; });
   return contacts;
 }
 

@@ -1,6 +1,10 @@
 #include "solver/shape_template.h"
 
+#include <Eigen/Geometry>
+
+#include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <stdexcept>
 
 #include "solver/trilinear.h"
@@ -15,6 +19,38 @@ ShapeTemplate::ShapeTemplate(std::array<int, 3> dims, std::vector<float> values,
   if (dims_[0] < 2 || dims_[1] < 2 || dims_[2] < 2 ||
       values_.size() != std::size_t(dims_[0]) * std::size_t(dims_[1]) * std::size_t(dims_[2]))
     throw std::invalid_argument("shape template: values do not fill a box of at least 2 points a side");
+  cluster_nodes();
+}
+
+void ShapeTemplate::cluster_nodes() {
+  // Halve the nodes at the median of their box's longest side until a part holds at most
+  // `leaf` nodes (a k-d tree's leaves): about 60 clusters of 2000 nodes.
+  constexpr std::uint32_t leaf = 32;
+  clustered_nodes_.resize(nodes_.size());
+  std::iota(clustered_nodes_.begin(), clustered_nodes_.end(), 0u);
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> parts{{0, std::uint32_t(nodes_.size())}};
+  while (!parts.empty()) {
+    const auto [begin, end] = parts.back();
+    parts.pop_back();
+    Eigen::AlignedBox3f box;
+    for (std::uint32_t k = begin; k < end; ++k) box.extend(nodes_[clustered_nodes_[k]]);
+    if (end - begin <= leaf) {
+      float radius = 0;
+      const Eigen::Vector3f centre = box.center();
+      for (std::uint32_t k = begin; k < end; ++k) radius = std::max(radius, (nodes_[clustered_nodes_[k]] - centre).norm());
+      clusters_.push_back({centre, radius, begin, end});
+      continue;
+    }
+    int axis;
+    box.sizes().maxCoeff(&axis);
+    const std::uint32_t middle = begin + (end - begin) / 2;
+    std::nth_element(clustered_nodes_.begin() + begin, clustered_nodes_.begin() + middle, clustered_nodes_.begin() + end,
+                     [&](std::uint32_t a, std::uint32_t b) {
+                       return nodes_[a][axis] < nodes_[b][axis] || (nodes_[a][axis] == nodes_[b][axis] && a < b);
+                     });
+    parts.push_back({middle, end});
+    parts.push_back({begin, middle});
+  }
 }
 
 bool ShapeTemplate::cell(const Eigen::Vector3d& body, std::array<float, 8>& corner, Eigen::Vector3d& local) const {
@@ -53,7 +89,8 @@ double ShapeTemplate::value_and_gradient(const Eigen::Vector3d& body, Eigen::Vec
 }
 
 std::size_t ShapeTemplate::bytes() const {
-  return values_.size() * sizeof(float) + nodes_.size() * sizeof(Eigen::Vector3f) + sizeof(*this);
+  return values_.size() * sizeof(float) + nodes_.size() * (sizeof(Eigen::Vector3f) + sizeof(std::uint32_t)) +
+         clusters_.size() * sizeof(NodeCluster) + sizeof(*this);
 }
 
 }  // namespace scree::solver

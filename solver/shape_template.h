@@ -9,9 +9,18 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 namespace scree::solver {
+
+// A few dozen nearby boundary nodes and the sphere around them: the contact search tests a
+// cluster's sphere before its nodes, so its cost follows the nodes near a contact, not all.
+struct NodeCluster {
+  Eigen::Vector3f centre;     // body frame, template units
+  float radius;               // every node of the cluster is within it of the centre
+  std::uint32_t begin, end;   // the cluster's nodes: clustered_nodes()[begin, end)
+};
 
 class ShapeTemplate {
  public:
@@ -27,10 +36,22 @@ class ShapeTemplate {
   double value_and_gradient(const Eigen::Vector3d& body, Eigen::Vector3d& gradient) const;
 
   const std::vector<Eigen::Vector3f>& nodes() const { return nodes_; }
+  const std::vector<NodeCluster>& node_clusters() const { return clusters_; }
+  const std::vector<std::uint32_t>& clustered_nodes() const { return clustered_nodes_; }  // node indices
+
+  // Calls visit(i) for each node i of every cluster whose sphere `near(centre, radius)`
+  // accepts, cluster by cluster (not in node order).
+  template <class Near, class Visit>
+  void for_nodes_near(Near near, Visit visit) const {
+    for (const NodeCluster& c : clusters_)
+      if (near(c.centre, c.radius))
+        for (std::uint32_t k = c.begin; k < c.end; ++k) visit(clustered_nodes_[k]);
+  }
   double voxel_size() const { return 1.0 / body_to_index_.row(0).norm(); }  // body-frame metres
   std::size_t bytes() const;  // memory held: values and nodes
 
  private:
+  void cluster_nodes();
   bool cell(const Eigen::Vector3d& body, std::array<float, 8>& corner, Eigen::Vector3d& local) const;
 
   std::array<int, 3> dims_;
@@ -39,6 +60,8 @@ class ShapeTemplate {
   Eigen::Matrix3d body_to_index_;
   Eigen::Vector3d index_offset_;
   std::vector<Eigen::Vector3f> nodes_;
+  std::vector<NodeCluster> clusters_;
+  std::vector<std::uint32_t> clustered_nodes_;
 };
 
 }  // namespace scree::solver

@@ -303,7 +303,8 @@ void advance_quietly(Simulation& sim, const std::function<void(double, double)>&
   }
 }
 
-void run_simulation(Simulation& sim, bool restarting, const std::function<void(double, double)>& progress) {
+bool run_simulation(Simulation& sim, bool restarting, const std::function<void(double, double)>& progress,
+                    const std::function<bool()>& stop_requested) {
   const formats::Case& c = sim.setup;
   World& w = sim.world;
   std::filesystem::create_directories(c.output.directory);
@@ -352,8 +353,10 @@ void run_simulation(Simulation& sim, bool restarting, const std::function<void(d
     for (std::size_t k = 0; k < sim.wall_impulse.size(); ++k) sim.wall_impulse[k] += report.wall_impulse[k];
     outputs();
     if (progress) progress(w.time, c.time.duration);
+    if (stop_requested && stop_requested()) break;
   }
   formats::write_state(c.output.directory / "checkpoint.h5", snapshot(sim, formats::StateKind::checkpoint));
+  return w.time >= c.time.duration - half;
 }
 
 }  // namespace scree::solver

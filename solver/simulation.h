@@ -36,9 +36,10 @@ Simulation load_simulation(const formats::Case& setup, const formats::State& sta
 // Advances to the case's duration: a frame at every frame interval (frame_NNNNNN.h5, the
 // first one at the start unless restarting), a log row at every log interval, checkpoints
 // at their interval and always at the end (checkpoint.h5). `progress(time, duration)` is
-// called after every step.
-void run_simulation(Simulation& sim, bool restarting,
-                    const std::function<void(double, double)>& progress = {});
+// called after every step. When `stop_requested()` says so after a step (a signal), the run
+// writes checkpoint.h5 there and returns false: a restart from it continues bit for bit.
+bool run_simulation(Simulation& sim, bool restarting, const std::function<void(double, double)>& progress = {},
+                    const std::function<bool()>& stop_requested = {});
 
 // The world as a state file holds it: a frame, a checkpoint (with the solver's books and
 // contact cache) or an initial state.

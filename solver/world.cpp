@@ -333,14 +333,25 @@ class ContactFinder {
                           radius(i) - centre);
         continue;
       }
+      // A node's height above the plane is the centre's plus s n_body·node: the plane's normal
+      // turned into the body frame once, then a dot product a node, a cluster at a time.
       std::vector<NodeContact> nodes;
-      const auto& template_nodes = shape(i).level_set->nodes();
-      for (std::uint32_t k = 0; k < template_nodes.size(); ++k) {
-        const Vec3 x = poses_[i].position + poses_[i].orientation * (poses_[i].scale * template_nodes[k].cast<double>());
-        const double d = normal.dot(x - point);
-        if (d < margin(i)) nodes.push_back({k, x, normal, -d});
-      }
+      const ShapeTemplate& level_set = *shape(i).level_set;
+      const Pose& pose = poses_[i];
+      const Vec3 body_normal = pose.orientation.conjugate() * normal;
+      const Eigen::Vector3f body_normal_f = body_normal.cast<float>();
+      const double low = (margin(i) - centre) / pose.scale;  // a node below this height touches
+      level_set.for_nodes_near(
+          [&](const Eigen::Vector3f& c, float radius) {
+            return double(body_normal_f.dot(c)) - 1.0001 * double(radius) < low + 1e-6 * double(c.norm());  // float round-off
+          },
+          [&](std::uint32_t k) {
+            const Vec3 node = level_set.nodes()[k].cast<double>();
+            const double d = centre + pose.scale * body_normal.dot(node);
+            if (d < margin(i)) nodes.push_back({k, pose.position + pose.orientation * (pose.scale * node), normal, -d});
+          });
       if (nodes.empty()) continue;
+      std::sort(nodes.begin(), nodes.end(), [](const NodeContact& a, const NodeContact& b) { return a.node < b.node; });
       std::vector<std::uint32_t> all(nodes.size());
       std::iota(all.begin(), all.end(), 0u);
       const std::int32_t face = std::int32_t(batch.faces.size());

@@ -141,13 +141,12 @@ TEST(PackGrains, LevelSetGrainsInTheirProportionsAndApart) {
   r.proportions = {3, 1};
   r.count = 200;
   const auto region = cylinder_region({0, 0}, 1.2, 0, 0.6);
-  std::size_t boxes = 0;
   for (std::uint64_t seed = 1; seed <= 5; ++seed) {
     r.seed = seed;
     const PackResult p = pack_grains(r, *region);
     ASSERT_EQ(p.bodies.size(), 200u);
-    EXPECT_EQ(p.per_template[0] + p.per_template[1], 200u);
-    boxes += p.per_template[0];
+    EXPECT_EQ(p.per_template[0], 150u);  // a count gives the proportions exactly
+    EXPECT_EQ(p.per_template[1], 50u);
     // The solver's own search: no contact of any depth.
     for (const auto& o : solver::overlaps(world_of(r, p), 0))
       ADD_FAILURE() << "seed " << seed << ": grains " << o.grain << " and " << o.other_grain << " overlap by " << o.depth << " m";
@@ -164,8 +163,16 @@ TEST(PackGrains, LevelSetGrainsInTheirProportionsAndApart) {
       }
     }
   }
-  // Binomial over 1000 grains: 750 ± 3σ (σ = √(1000 · ¾ · ¼) ≈ 13.7).
-  EXPECT_NEAR(double(boxes), 750, 41);
+}
+
+TEST(Apportion, GivesEachTemplateItsShareInWholeGrains) {
+  using V = std::vector<std::uint32_t>;
+  EXPECT_EQ(apportion({1, 1, 1}, 10), (V{0, 0, 0, 0, 1, 1, 1, 2, 2, 2}));  // 3⅓ each: the first gets the spare
+  EXPECT_EQ(apportion({3, 1}, 6), (V{0, 0, 0, 0, 0, 1}));                 // 4.5 and 1.5: ties go in list order
+  EXPECT_EQ(apportion({0, 2, 0}, 3), (V{1, 1, 1}));
+  const V five = apportion({1, 1, 1, 1, 1}, 1000);
+  for (std::uint32_t t = 0; t < 5; ++t) EXPECT_EQ(std::count(five.begin(), five.end(), t), 200) << t;
+  EXPECT_TRUE(apportion({1, 1}, 0).empty());
 }
 
 TEST(PackGrains, SaysHowManyFitWhenTheRegionIsTooSmall) {

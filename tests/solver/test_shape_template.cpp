@@ -73,5 +73,25 @@ TEST(ShapeTemplate, GradientIsTheInterpolantsAndPointsOutwards) {
   }
 }
 
+// The contact search tests a cluster's sphere before its nodes: every node belongs to
+// exactly one cluster, and lies within its sphere.
+TEST(ShapeTemplate, NodeClustersHoldEveryNodeOnceWithinTheirSpheres) {
+  const ShapeTemplate t = template_from_avatar(turned_box_avatar());
+  const auto& nodes = t.nodes();
+  ASSERT_EQ(nodes.size(), 300u);
+  std::vector<int> seen(nodes.size(), 0);
+  EXPECT_GE(t.node_clusters().size(), 300u / 32);
+  for (const NodeCluster& c : t.node_clusters()) {
+    EXPECT_LE(c.end - c.begin, 32u);
+    EXPECT_GT(c.end, c.begin);
+    for (std::uint32_t k = c.begin; k < c.end; ++k) {
+      const std::uint32_t i = t.clustered_nodes()[k];
+      ++seen[i];
+      EXPECT_LE((nodes[i] - c.centre).norm(), c.radius * (1 + 1e-6f)) << i;
+    }
+  }
+  for (std::size_t i = 0; i < nodes.size(); ++i) EXPECT_EQ(seen[i], 1) << i;
+}
+
 }  // namespace
 }  // namespace scree::solver

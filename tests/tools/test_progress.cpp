@@ -16,4 +16,12 @@ TEST(ProgressLine, SaysHowFarHowFastAndHowLong) {
             "marching 100 % (1.2 k of 1.2 k points, 1.2 k/s, 0 s left)");
 }
 
+TEST(ProgressLine, TheSolverSaysStepSimulatedTimeRateAndTimeLeft) {
+  // 600 steps to 0.7 of 1.4 s in 10 s: another 10 s to go.
+  EXPECT_EQ(scree::cli::stepping_text(600, 0.7, 1.4, 0, 0, 10.0), "step 600, t = 0.7 of 1.4 s (50 %), 60 steps/s, 10 s left");
+  // A restart at step 500, t = 0.6 s: the rate and the time left count from there.
+  EXPECT_EQ(scree::cli::stepping_text(600, 0.7, 1.4, 500, 0.6, 10.0), "step 600, t = 0.7 of 1.4 s (50 %), 10 steps/s, 70 s left");
+  EXPECT_EQ(scree::cli::stepping_text(0, 0, 1.4, 0, 0, 0.0), "step 0, t = 0 of 1.4 s (0 %)");
+}
+
 }  // namespace

@@ -1,8 +1,13 @@
 // scree-solve end to end: a case file and an initial state in, frames, log and checkpoint
-// out; restart continues bit for bit; bad inputs give one error line and no output.
+// out; restart continues bit for bit, after SIGTERM too; bad inputs give one error line and no output.
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
@@ -147,6 +152,72 @@ INSTANTIATE_TEST_SUITE_P(
                       // The floor carries on from where it was at the checkpoint's time.
                       RestartRun{"RisingFloor", {{0, 0, 0.05}, {0.3, 0, 0.2}}, true}),
     [](const auto& info) { return std::string(info.param.name); });
+
+// SIGTERM (a batch system ending a job) stops the run after its step with a checkpoint; a
+// restart from it reaches the same state as a run that was never stopped, bit for bit.
+TEST(Solve, SigtermWritesACheckpointThatContinuesBitForBit) {
+  TempDir stopped, whole;
+  // An hour of simulated time: still running when the signal comes. A ball resting beside
+  // a bouncing one keeps resting contact (and its cached impulses) in the checkpoint.
+  const std::vector<formats::Vec3> balls{{0, 0, 0.5}, {0.3, 0, 0.05}};
+  prepare(stopped, "sphere_bounce", balls, "  duration: 0.8", "  duration: 3600");
+  const std::string command = std::string(SCREE_BIN_DIR) + "/scree-solve " + (stopped / "case.yaml").string() + " >" +
+                              (stopped / "stdout").string() + " 2>" + (stopped / "stderr").string();
+  const pid_t pid = fork();
+  if (pid == 0) {
+    execl("/bin/sh", "sh", "-c", ("exec " + command).c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  ASSERT_GT(pid, 0);
+  for (int wait = 0; wait < 6000 && !std::filesystem::exists(stopped / "out" / "frame_000003.h5"); ++wait) usleep(10'000);
+  ASSERT_EQ(kill(pid, SIGTERM), 0);
+  int raw = 0;
+  ASSERT_EQ(waitpid(pid, &raw, 0), pid);
+  ASSERT_TRUE(WIFEXITED(raw));
+  EXPECT_EQ(WEXITSTATUS(raw), 128 + SIGTERM);
+  const std::string err = read_text(stopped / "stderr");
+  EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+  EXPECT_NE(err.find("scree-solve: SIGTERM at step "), std::string::npos) << err;
+  EXPECT_NE(err.find("--restart " + (stopped / "out" / "checkpoint.h5").string()), std::string::npos) << err;
+  for (const auto& entry : std::filesystem::directory_iterator(stopped / "out"))
+    EXPECT_EQ(entry.path().string().find(".tmp"), std::string::npos) << entry.path();
+  const formats::State checkpoint = formats::read_state(stopped / "out" / "checkpoint.h5");
+  ASSERT_EQ(checkpoint.kind, formats::StateKind::checkpoint);
+  ASSERT_GE(checkpoint.time, 0.3);
+  ASSERT_LT(checkpoint.time, 3600);
+
+  // Both runs end a little past the stop, on a frame: the restart, and one from the start.
+  char duration[64];
+  std::snprintf(duration, sizeof duration, "  duration: %.1f", std::ceil(checkpoint.time * 10) / 10 + 0.3);
+  std::string text = read_text(stopped / "case.yaml");
+  text.replace(text.find("  duration: 3600"), 16, duration);
+  testing::write_text(stopped / "case.yaml", text);
+  std::filesystem::copy_file(stopped / "out" / "checkpoint.h5", stopped / "stop.h5");
+  const auto restart = testing::run_tool(stopped, "scree-solve", (stopped / "case.yaml").string() + " --restart " +
+                                                                     (stopped / "stop.h5").string());
+  ASSERT_EQ(restart.status, 0) << restart.err;
+  prepare(whole, "sphere_bounce", balls, "  duration: 0.8", duration);
+  ASSERT_EQ(testing::run_tool(whole, "scree-solve", (whole / "case.yaml").string()).status, 0);
+  const formats::State a = formats::read_state(whole / "out" / "checkpoint.h5");
+  const formats::State b = formats::read_state(stopped / "out" / "checkpoint.h5");
+  EXPECT_GT(b.step, checkpoint.step);
+  EXPECT_EQ(a.step, b.step);
+  EXPECT_EQ(a.time, b.time);
+  EXPECT_EQ(a.bodies.position, b.bodies.position);
+  EXPECT_EQ(a.bodies.velocity, b.bodies.velocity);
+  EXPECT_EQ(a.bodies.angular_velocity, b.bodies.angular_velocity);
+  EXPECT_EQ(a.solver->contacts.impulse, b.solver->contacts.impulse);
+  EXPECT_EQ(read_text(whole / "out" / "log.csv"), read_text(stopped / "out" / "log.csv"));
+  std::size_t frames = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(whole / "out")) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("frame_", 0) != 0) continue;
+    ++frames;
+    EXPECT_EQ(formats::read_state(entry.path()).bodies.position, formats::read_state(stopped / "out" / name).bodies.position)
+        << name;
+  }
+  EXPECT_GE(frames, 6u);
+}
 
 struct BadRun {
   const char* name;

@@ -1,5 +1,6 @@
 // scree-solve: the impulse-based level-set DEM solver (energy tracking method) over a case.
 #include <cmath>
+#include <csignal>
 #include <iostream>
 
 #include "formats/case.h"
@@ -12,6 +13,13 @@
 
 using namespace scree;
 
+namespace {
+// SIGINT or SIGTERM (a batch system's notice before it kills a job): the run stops after
+// the step it is in, writes a checkpoint and exits with 128 + the signal's number.
+volatile std::sig_atomic_t stop_signal = 0;
+void request_stop(int signal) { stop_signal = signal; }
+}  // namespace
+
 int main(int argc, char** argv) {
   const cli::Tool tool{
       "scree-solve", "scree-solve CASE.yaml [--restart CHECKPOINT.h5]",
@@ -19,7 +27,9 @@ int main(int argc, char** argv) {
       "checkpoint), walls, gravity; collisions by the energy tracking method, resting contact\n"
       "by the predict-correct treatment (docs/theory.md). Writes frames (frame_NNNNNN.h5) at\n"
       "every frame interval, log.csv (energies by cause, contacts, islands, Courant number),\n"
-      "checkpoints, and checkpoint.h5 at the end, into the case's output directory.",
+      "checkpoints, and checkpoint.h5 at the end, into the case's output directory.\n"
+      "SIGINT (Ctrl-C) or SIGTERM stops the run after the current step with a checkpoint\n"
+      "(exit status 130 or 143); --restart from it continues bit for bit.",
       "  --restart FILE   continue from a checkpoint written by an earlier run of this case\n",
       "  scree-solve incline.yaml\n"
       "  scree-solve incline.yaml --restart out/checkpoint.h5\n"};
@@ -36,12 +46,26 @@ int main(int argc, char** argv) {
     if (restarting) setup.initial_state = state_file;
     solver::Simulation sim = solver::load_simulation(setup, state);
     cli::ProgressLine line("scree-solve", "stepping", "steps");
-    const double dt = setup.time.step;
-    const std::size_t total = std::size_t(std::llround(setup.time.duration / dt));
-    solver::run_simulation(sim, restarting, [&](double time, double) {
-      line.update(std::size_t(std::llround(time / dt)), total);
-    });
+    const std::size_t first_step = std::size_t(sim.world.step);
+    const double first_time = sim.world.time;
+    std::signal(SIGINT, request_stop);
+    std::signal(SIGTERM, request_stop);
+    const bool finished = solver::run_simulation(
+        sim, restarting,
+        [&](double time, double duration) {
+          line.update([&](double seconds) {
+            return cli::stepping_text(std::size_t(sim.world.step), time, duration, first_step, first_time, seconds);
+          });
+        },
+        [] { return stop_signal != 0; });
     line.finish();
+    if (!finished) {
+      const std::filesystem::path checkpoint = setup.output.directory / "checkpoint.h5";
+      std::cerr << "scree-solve: " << (stop_signal == SIGINT ? "SIGINT" : "SIGTERM") << " at step " << sim.world.step
+                << ", t = " << sim.world.time << " s: wrote " << checkpoint.string() << "; continue with scree-solve "
+                << case_file << " --restart " << checkpoint.string() << "\n";
+      return 128 + int(stop_signal);
+    }
     std::cout << case_file << ": " << sim.world.step << " steps to t = " << sim.world.time << " s, "
               << sim.world.grain_count() << " grains; output in " << setup.output.directory.string() << "\n";
     return 0;
