@@ -54,7 +54,7 @@ void ShapeTemplate::cluster_nodes() {
 }
 
 bool ShapeTemplate::cell(const Eigen::Vector3d& body, std::array<float, 8>& corner, Eigen::Vector3d& local) const {
-  const Eigen::Vector3d p = body_to_index_ * body + index_offset_;
+  const Eigen::Vector3d p = index_of(body);
   int c[3];
   for (int a = 0; a < 3; ++a) {
     double f = std::floor(p[a]);

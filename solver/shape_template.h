@@ -35,6 +35,8 @@ class ShapeTemplate {
   // φ and its gradient (body frame) from the same trilinear cell; zero gradient beyond the box.
   double value_and_gradient(const Eigen::Vector3d& body, Eigen::Vector3d& gradient) const;
 
+  const std::array<int, 3>& dims() const { return dims_; }
+  Eigen::Vector3d index_of(const Eigen::Vector3d& body) const { return body_to_index_ * body + index_offset_; }
   const std::vector<Eigen::Vector3f>& nodes() const { return nodes_; }
   const std::vector<NodeCluster>& node_clusters() const { return clusters_; }
   const std::vector<std::uint32_t>& clustered_nodes() const { return clustered_nodes_; }  // node indices
