@@ -22,6 +22,8 @@ packages=(
   xvfb xauth
   # tests that read scree's files from Python, as a user would from docs/formats.md
   python3 python3-numpy python3-h5py python3-openvdb
+  # GNU time: peak memory of the benchmark runs (bench/)
+  time
 )
 
 missing=()
