@@ -73,24 +73,36 @@ TEST(ShapeTemplate, GradientIsTheInterpolantsAndPointsOutwards) {
   }
 }
 
-// The contact search tests a cluster's sphere before its nodes: every node belongs to
-// exactly one cluster, and lies within its sphere.
-TEST(ShapeTemplate, NodeClustersHoldEveryNodeOnceWithinTheirSpheres) {
+// The contact search tests a part's sphere before its halves and a leaf's before its nodes:
+// the leaves hold every node exactly once, and every part's sphere holds its nodes.
+TEST(ShapeTemplate, NodeHierarchyHoldsEveryNodeOnceWithinItsSpheres) {
   const ShapeTemplate t = template_from_avatar(turned_box_avatar());
   const auto& nodes = t.nodes();
+  const auto& parts = t.node_clusters();
   ASSERT_EQ(nodes.size(), 300u);
-  std::vector<int> seen(nodes.size(), 0);
-  EXPECT_GE(t.node_clusters().size(), 300u / 32);
-  for (const NodeCluster& c : t.node_clusters()) {
-    EXPECT_LE(c.end - c.begin, 32u);
-    EXPECT_GT(c.end, c.begin);
-    for (std::uint32_t k = c.begin; k < c.end; ++k) {
+  ASSERT_FALSE(parts.empty());
+  EXPECT_EQ(parts[0].begin, 0u);  // the root holds them all
+  EXPECT_EQ(parts[0].end, 300u);
+  EXPECT_EQ(parts[0].after, parts.size());
+  std::vector<int> in_leaves(nodes.size(), 0);
+  for (std::size_t c = 0; c < parts.size(); ++c) {
+    const NodeCluster& part = parts[c];
+    EXPECT_GT(part.after, c);
+    EXPECT_EQ(part.leaf, part.after == c + 1);
+    if (part.leaf) {
+      EXPECT_LE(part.end - part.begin, 8u);
+    }
+    for (std::uint32_t k = part.begin; k < part.end; ++k) {
       const std::uint32_t i = t.clustered_nodes()[k];
-      ++seen[i];
-      EXPECT_LE((nodes[i] - c.centre).norm(), c.radius * (1 + 1e-6f)) << i;
+      if (part.leaf) ++in_leaves[i];
+      EXPECT_LE((nodes[i] - part.centre).norm(), part.radius * (1 + 1e-6f)) << i;
     }
   }
-  for (std::size_t i = 0; i < nodes.size(); ++i) EXPECT_EQ(seen[i], 1) << i;
+  for (std::size_t i = 0; i < nodes.size(); ++i) EXPECT_EQ(in_leaves[i], 1) << i;
+  // Visiting with a test that takes everything reaches every node once.
+  std::vector<int> visited(nodes.size(), 0);
+  t.for_nodes_near([](const Eigen::Vector3f&, float) { return true; }, [&](std::uint32_t i) { ++visited[i]; });
+  for (std::size_t i = 0; i < nodes.size(); ++i) EXPECT_EQ(visited[i], 1) << i;
 }
 
 }  // namespace
