@@ -41,7 +41,9 @@ std::vector<NodeContact> node_contacts(const ShapeTemplate& master, const Pose& 
   master.for_nodes_near(
       [&](const Eigen::Vector3f& cluster, float radius) {
         if (bounded && (cluster - centre).norm() > float(reach) * 1.0001f + radius) return false;
-        return other.may_be_below(to_other * cluster.cast<double>() + offset, to_other_scale * double(radius) * 1.0001,
+        const double other_radius = to_other_scale * double(radius);
+        if (other_radius > 4 * other.voxel_size()) return true;  // a large part: its halves will tell
+        return other.may_be_below(to_other * cluster.cast<double>() + offset, other_radius * 1.0001,
                                   other_margin);
       },
       [&](std::uint32_t i) {
