@@ -31,9 +31,11 @@ struct NodeContact {
 double posed_value(const ShapeTemplate& shape, const Pose& pose, const Eigen::Vector3d& world,
                    Eigen::Vector3d* gradient = nullptr);
 
-// The nodes of `master` whose φ in `other` is below `margin` (metres), in node order. Nodes
-// farther than `other_radius` + margin from the other's centre (its bounding sphere, world
-// metres) are skipped before sampling: most of a pair's nodes, and most of the cost.
+// The nodes of `master` whose φ in `other` is below `margin` (metres), in node order. The
+// master's node hierarchy is walked first: parts outside the other's bounding sphere
+// (`other_radius` + margin, world metres) and parts where no value of the other's level set
+// is below the margin are skipped before their nodes are sampled (exactly: the same contacts
+// as sampling every node), so the cost follows the nodes near the contact.
 std::vector<NodeContact> node_contacts(const ShapeTemplate& master, const Pose& master_pose,
                                        const ShapeTemplate& other, const Pose& other_pose, double margin,
                                        double other_radius = std::numeric_limits<double>::infinity());
