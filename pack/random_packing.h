@@ -1,8 +1,9 @@
 #pragma once
 // Building a grain assembly by random sequential addition: grains drawn from a library of
-// templates (by proportion: exact numbers with a count) and a size distribution, at random orientations, placed one by
-// one at random points of a release region where they overlap nothing (checked with the level
-// sets and boundary nodes the solver uses, not bounding spheres). Deterministic for a seed.
+// templates (by proportion: exact numbers with a count) and a size distribution, at random
+// orientations, placed one by one at random points of a release region where they overlap
+// nothing (checked with the level sets and boundary nodes the solver uses, not bounding
+// spheres). Deterministic for a seed.
 #include <cstddef>
 #include <cstdint>
 #include <functional>

@@ -2,13 +2,12 @@
 
 #include <algorithm>
 #include <array>
-#include <cstdint>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <map>
 #include <numeric>
 #include <stdexcept>
-
 
 namespace scree::solver {
 

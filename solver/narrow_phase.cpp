@@ -30,14 +30,14 @@ std::vector<NodeContact> node_contacts(const ShapeTemplate& master, const Pose& 
   const float reach2 = bounded ? float(reach * reach) * 1.0001f : std::numeric_limits<float>::infinity();
   // Master body frame to the other's (both in template units): y = A x + t, one matrix for
   // the pair instead of two quaternion turns per node.
+  const double to_other_scale = master_pose.scale / other_pose.scale;
   const Eigen::Matrix3d to_other =
-      (other_pose.orientation.conjugate() * master_pose.orientation).toRotationMatrix() * (master_pose.scale / other_pose.scale);
+      (other_pose.orientation.conjugate() * master_pose.orientation).toRotationMatrix() * to_other_scale;
   const Eigen::Vector3d offset = other_pose.orientation.conjugate() * (master_pose.position - other_pose.position) / other_pose.scale;
   const double other_margin = margin / other_pose.scale;  // φ_posed = s φ(y)
   // A part of the node hierarchy whose sphere holds no point where the other's φ could be
   // below the margin is skipped on one look-up instead of a sample a node: in a loose cloud
   // most pairs whose bounding spheres overlap do not touch.
-  const double to_other_scale = master_pose.scale / other_pose.scale;
   master.for_nodes_near(
       [&](const Eigen::Vector3f& cluster, float radius) {
         if (bounded && (cluster - centre).norm() > float(reach) * 1.0001f + radius) return false;

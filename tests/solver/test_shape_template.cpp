@@ -105,5 +105,32 @@ TEST(ShapeTemplate, NodeHierarchyHoldsEveryNodeOnceWithinItsSpheres) {
   for (std::size_t i = 0; i < nodes.size(); ++i) EXPECT_EQ(visited[i], 1) << i;
 }
 
+// The contact search skips a part of a grain's nodes when the other's template says no value
+// within the part's sphere can be below the margin: wherever it says so, sampling agrees.
+TEST(ShapeTemplate, MayBeBelowIsFalseOnlyWhereNoSampleIsBelow) {
+  const ShapeTemplate t = template_from_avatar(turned_box_avatar());
+  const double h = t.voxel_size();
+  std::mt19937 rng(9);
+  std::uniform_real_distribution<double> unit(-1, 1), fraction(0, 1);
+  int skipped = 0, kept = 0;
+  for (int trial = 0; trial < 2000; ++trial) {
+    const Eigen::Vector3d centre = 0.35 * Eigen::Vector3d(unit(rng), unit(rng), unit(rng));
+    const double radius = 4 * h * fraction(rng), below = 3 * h * unit(rng);
+    if (t.may_be_below(centre, radius, below)) {
+      ++kept;
+      continue;
+    }
+    ++skipped;
+    for (int k = 0; k < 200; ++k) {
+      Eigen::Vector3d d(unit(rng), unit(rng), unit(rng));
+      if (d.norm() > 1) continue;
+      ASSERT_GE(t.value(centre + radius * d), below) << "trial " << trial;
+    }
+  }
+  // Both answers come up: near the surface and far from it.
+  EXPECT_GT(skipped, 200);
+  EXPECT_GT(kept, 200);
+}
+
 }  // namespace
 }  // namespace scree::solver
