@@ -60,7 +60,7 @@ yade_run=$(yade_value run_s)
   printf 'discharge, %s grains, %s s simulated, %s thread(s), on %s\n' "$grains" "$duration" "$threads" "$(hostname)"
   printf '%-32s %14s %14s %10s\n' "" "YADE" "scree" "YADE/scree"
   printf '%-32s %14s %14s\n' "steps" "$(yade_value iterations)" "$steps"
-  printf '%-32s %14.1f %14.1f %10.1f\n' "wall time of the stepping, s" "$yade_run" "$scree_run" "$(awk -v a="$yade_run" -v b="$scree_run" 'BEGIN { print a / b }')"
+  printf '%-32s %14.2f %14.2f %10.1f\n' "wall time of the stepping, s" "$yade_run" "$scree_run" "$(awk -v a="$yade_run" -v b="$scree_run" 'BEGIN { print a / b }')"
   printf '%-32s %14.1f %14.1f %10.1f\n' "peak RSS, MB" "$(peak_rss_mb "$out/yade/time.txt")" "$(peak_rss_mb "$out/scree/time.txt")" \
     "$(awk -v a="$(peak_rss_mb "$out/yade/time.txt")" -v b="$(peak_rss_mb "$out/scree/time.txt")" 'BEGIN { print a / b }')"
   printf '%-32s %14.4f %14.4f\n' "F_rel, mean of the last 0.1 s" "$(yade_value f_rel_mean_last_0.1s)" "$scree_f_rel"
