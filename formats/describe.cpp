@@ -174,10 +174,10 @@ std::string describe_h5(const std::filesystem::path& file) {
 }
 
 std::string describe_vdb(const std::filesystem::path& file) {
-  auto grids = vdb::read_grids(file);
-  auto phi = vdb::find_grid(*grids, "phi");
+  const std::vector<VdbGrid> grids = read_vdb_grids(file);
+  const VdbGrid* phi = vdb::find_grid(grids, "phi");
   if (!phi) throw FileError(file, "no grid named 'phi'");
-  std::string kind = vdb::metadata<std::string>(file, *phi, "scree_format");
+  const std::string kind = vdb::metadata<std::string>(file, *phi, "scree_format");
   if (kind == "avatar") return describe_avatar(file);
   if (kind == "terrain") return describe_terrain(file);
   if (kind == "shape") return describe_shape(file);

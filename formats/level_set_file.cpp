@@ -3,15 +3,6 @@
 #include <cmath>
 
 #include "formats/atomic_file.h"
-#include "formats/avatar.h"
-
-namespace scree::formats {
-
-openvdb::Coord node_coord(std::size_t i) {
-  return openvdb::Coord(int(i / 64), int((i / 8) % 8), int(i % 8));
-}
-
-}  // namespace scree::formats
 
 namespace scree::formats::vdb {
 
@@ -38,64 +29,45 @@ openvdb::GridPtrVecPtr read_grids(const std::filesystem::path& file) {
   }
 }
 
-openvdb::GridBase::Ptr find_grid(const openvdb::GridPtrVec& grids, const std::string& name) {
-  for (const auto& g : grids)
-    if (g && g->getName() == name) return g;
-  return nullptr;
+openvdb::FloatGrid::Ptr read_phi(const std::filesystem::path& file) {
+  const openvdb::GridPtrVecPtr grids = read_grids(file);
+  for (const auto& g : *grids)
+    if (g && g->getName() == "phi")
+      if (auto phi = openvdb::gridPtrCast<openvdb::FloatGrid>(g)) return phi;
+  throw FileError(file, "no float grid named 'phi'");
 }
 
-bool cubic_voxels(const openvdb::math::Transform& xform) {
-  // Not Transform::hasUniformScale(): it takes a map with voxels below ~1 mm (det < 1e-8)
-  // for singular, and sand grains have such voxels. Cubic: the columns of the linear part
-  // are orthogonal and of one length, relative to that length.
-  if (!xform.isLinear()) return false;
-  const openvdb::Mat3d m = xform.baseMap()->getAffineMap()->getMat4().getMat3();
-  openvdb::Vec3d column[3];
-  for (int j = 0; j < 3; ++j) column[j] = openvdb::Vec3d(m(0, j), m(1, j), m(2, j));
-  const double scale2 = column[0].lengthSqr();
-  if (!(scale2 > 0) || !std::isfinite(scale2)) return false;
-  for (int i = 0; i < 3; ++i)
-    for (int j = i; j < 3; ++j)
-      if (std::abs(column[i].dot(column[j]) - (i == j ? scale2 : 0)) > 1e-6 * scale2) return false;
-  return true;
-}
-
-std::string level_set_problem(const openvdb::FloatGrid& phi) {
-  if (phi.getGridClass() != openvdb::GRID_LEVEL_SET)
-    return "grid 'phi' is not a level set (grid class " +
-           openvdb::GridBase::gridClassToString(phi.getGridClass()) + ")";
-  if (!cubic_voxels(phi.transform())) return "grid 'phi' needs a linear transform with cubic voxels";
-  float background = phi.background();
-  if (!std::isfinite(background) || background <= 0)
-    return "grid 'phi' needs a positive finite background (outside), got " +
-           std::to_string(background);
-  if (phi.tree().activeVoxelCount() == 0) return "grid 'phi' has no active voxels";
-  bool inside = false;
-  for (auto it = phi.tree().cbeginValueAll(); it; ++it) {
-    float v = *it;
-    if (!std::isfinite(v))
-      return "grid 'phi' has a non-finite value at " + it.getCoord().asVec3i().str();
-    inside = inside || v < 0;
+VdbGrid sparse_copy(const openvdb::FloatGrid& phi) {
+  VdbGrid g;
+  g.name = phi.getName();
+  g.grid_class = openvdb::GridBase::gridClassToString(phi.getGridClass());
+  g.background[0] = phi.background();
+  if (phi.transform().isLinear()) {
+    // OpenVDB's maps act on row vectors: world = (index, 1) · M.
+    const openvdb::Mat4d m = phi.transform().baseMap()->getAffineMap()->getMat4();
+    for (int r = 0; r < 3; ++r) {
+      for (int c = 0; c < 3; ++c) g.index_to_world[4 * r + c] = m(c, r);
+      g.index_to_world[4 * r + 3] = m(3, r);
+    }
+  } else {
+    g.index_to_world.fill(std::nan(""));  // not a map the checks accept
   }
-  if (!inside) return "grid 'phi' has no negative (inside) values";
-  return {};
-}
-
-openvdb::FloatGrid::Ptr read_level_set(const std::filesystem::path& file,
-                                       const openvdb::GridPtrVec& grids, const std::string& kind) {
-  auto base = find_grid(grids, "phi");
-  if (!base) throw FileError(file, "no grid named 'phi'");
-  auto phi = openvdb::gridPtrCast<openvdb::FloatGrid>(base);
-  if (!phi) throw FileError(file, "grid 'phi' must hold float values, not " + base->valueType());
-  std::string found = metadata<std::string>(file, *phi, "scree_format");
-  if (found != kind) throw FileError(file, "is a scree '" + found + "' file, expected '" + kind + "'");
-  int version = metadata<openvdb::Int32>(file, *phi, "scree_version");
-  if (version != format_version)
-    throw FileError(file, "format version " + std::to_string(version) +
-                              " is not supported (this scree reads version " +
-                              std::to_string(format_version) + ")");
-  if (auto problem = level_set_problem(*phi); !problem.empty()) throw FileError(file, problem);
-  return phi;
+  auto at = [](const openvdb::Coord& c) { return VoxelCoord{c[0], c[1], c[2]}; };
+  // Tiles before children: set_tile over an existing child would orphan it.
+  const auto& root = phi.tree().root();
+  for (auto tile = root.cbeginValueAll(); tile; ++tile) g.set_tile(2, at(tile.getCoord()), &*tile, tile.isValueOn());
+  for (auto upper = root.cbeginChildOn(); upper; ++upper) {
+    for (auto tile = upper->cbeginValueAll(); tile; ++tile) g.set_tile(1, at(tile.getCoord()), &*tile, tile.isValueOn());
+    for (auto lower = upper->cbeginChildOn(); lower; ++lower) {
+      for (auto tile = lower->cbeginValueAll(); tile; ++tile) g.set_tile(0, at(tile.getCoord()), &*tile, tile.isValueOn());
+      for (auto leaf = lower->cbeginChildOn(); leaf; ++leaf) {
+        const VdbGrid::LeafRef out = g.leaf(at(leaf->origin()));
+        for (openvdb::Index i = 0; i < 512; ++i) out.values[i] = leaf->getValue(i);
+        for (openvdb::Index w = 0; w < 8; ++w) out.active[w] = leaf->getValueMask().getWord<openvdb::Index64>(w);
+      }
+    }
+  }
+  return g;
 }
 
 openvdb::FloatGrid::Ptr stamped_copy(const openvdb::FloatGrid& phi, const std::string& kind) {
@@ -107,43 +79,15 @@ openvdb::FloatGrid::Ptr stamped_copy(const openvdb::FloatGrid& phi, const std::s
   return out;
 }
 
-std::string nodes_problem(const std::vector<std::array<float, 3>>& nodes) {
-  for (size_t i = 0; i < nodes.size(); ++i)
-    for (float c : nodes[i])
-      if (!std::isfinite(c)) return "boundary node " + std::to_string(i) + " is not finite";
-  return {};
-}
-
 openvdb::Vec3SGrid::Ptr nodes_grid(const std::vector<std::array<float, 3>>& nodes) {
   auto grid = openvdb::Vec3SGrid::create(openvdb::Vec3s(0, 0, 0));
   grid->setName("nodes");
   auto acc = grid->getAccessor();
-  for (size_t i = 0; i < nodes.size(); ++i)
-    acc.setValue(node_coord(i), openvdb::Vec3s(nodes[i][0], nodes[i][1], nodes[i][2]));
-  return grid;
-}
-
-std::vector<std::array<float, 3>> read_nodes(const std::filesystem::path& file,
-                                             const openvdb::GridPtrVec& grids,
-                                             const openvdb::FloatGrid& phi) {
-  openvdb::Int64 count = metadata<openvdb::Int64>(file, phi, "node_count");
-  auto base = find_grid(grids, "nodes");
-  if (!base) throw FileError(file, "lacks boundary nodes (no grid named 'nodes')");
-  auto grid = openvdb::gridPtrCast<openvdb::Vec3SGrid>(base);
-  if (!grid) throw FileError(file, "grid 'nodes' must hold vec3s values, not " + base->valueType());
-  if (count < 0 || openvdb::Index64(count) != grid->activeVoxelCount())
-    throw FileError(file, "node_count is " + std::to_string(count) + " but grid 'nodes' holds " +
-                              std::to_string(grid->activeVoxelCount()) + " nodes");
-  std::vector<std::array<float, 3>> nodes(static_cast<size_t>(count));
-  auto acc = grid->getConstAccessor();
   for (size_t i = 0; i < nodes.size(); ++i) {
-    openvdb::Vec3s v;
-    if (!acc.probeValue(node_coord(i), v))
-      throw FileError(file, "boundary node " + std::to_string(i) + " is missing from grid 'nodes'");
-    nodes[i] = {v[0], v[1], v[2]};
+    const VoxelCoord c = node_coord(i);
+    acc.setValue(openvdb::Coord(c[0], c[1], c[2]), openvdb::Vec3s(nodes[i][0], nodes[i][1], nodes[i][2]));
   }
-  if (auto problem = nodes_problem(nodes); !problem.empty()) throw FileError(file, problem);
-  return nodes;
+  return grid;
 }
 
 void write_grids(const std::filesystem::path& file, const openvdb::GridPtrVec& grids) {

@@ -20,7 +20,7 @@ void write_shape(const std::filesystem::path& file, const Shape& s) {
   vdb::initialize();
   if (!s.phi) throw FileError(file, "cannot write: shape has no level set");
   for (const std::string& problem :
-       {vdb::level_set_problem(*s.phi), scale_problem(s.source_scale), vdb::nodes_problem(s.nodes)})
+       {vdb::level_set_problem(vdb::sparse_copy(*s.phi)), scale_problem(s.source_scale), vdb::nodes_problem(s.nodes)})
     if (!problem.empty()) throw FileError(file, "cannot write: " + problem);
   auto phi = vdb::stamped_copy(*s.phi, kind);
   phi->insertMeta("source_scale", openvdb::DoubleMetadata(s.source_scale));
@@ -30,13 +30,14 @@ void write_shape(const std::filesystem::path& file, const Shape& s) {
 }
 
 Shape read_shape(const std::filesystem::path& file) {
-  auto grids = vdb::read_grids(file);
+  std::vector<VdbGrid> grids = read_vdb_grids(file);
+  const VdbGrid phi = vdb::read_level_set(file, grids, kind);
   Shape s;
-  s.phi = vdb::read_level_set(file, *grids, kind);
-  s.source_scale = vdb::metadata<double>(file, *s.phi, "source_scale");
+  s.source_scale = vdb::metadata<double>(file, phi, "source_scale");
   if (auto problem = scale_problem(s.source_scale); !problem.empty()) throw FileError(file, problem);
-  s.provenance = vdb::metadata<std::string>(file, *s.phi, "provenance");
-  s.nodes = vdb::read_nodes(file, *grids, *s.phi);
+  s.provenance = vdb::metadata<std::string>(file, phi, "provenance");
+  s.nodes = vdb::read_nodes(file, grids, phi);
+  s.phi = vdb::read_phi(file);
   return s;
 }
 

@@ -18,7 +18,7 @@ bool finite(const std::array<double, 3>& v) {
 void write_terrain(const std::filesystem::path& file, const Terrain& t) {
   vdb::initialize();
   if (!t.phi) throw FileError(file, "cannot write: terrain has no level set");
-  if (auto problem = vdb::level_set_problem(*t.phi); !problem.empty())
+  if (auto problem = vdb::level_set_problem(vdb::sparse_copy(*t.phi)); !problem.empty())
     throw FileError(file, "cannot write: " + problem);
   if (!finite(t.origin_offset)) throw FileError(file, "cannot write: origin offset is not finite");
   auto phi = vdb::stamped_copy(*t.phi, kind);
@@ -29,14 +29,9 @@ void write_terrain(const std::filesystem::path& file, const Terrain& t) {
 }
 
 Terrain read_terrain(const std::filesystem::path& file) {
-  auto grids = vdb::read_grids(file);
   Terrain t;
-  t.phi = vdb::read_level_set(file, *grids, kind);
-  t.crs_wkt = vdb::metadata<std::string>(file, *t.phi, "crs_wkt");
-  openvdb::Vec3d offset = vdb::metadata<openvdb::Vec3d>(file, *t.phi, "origin_offset");
-  t.origin_offset = {offset[0], offset[1], offset[2]};
-  if (!finite(t.origin_offset)) throw FileError(file, "origin_offset is not finite");
-  t.provenance = vdb::metadata<std::string>(file, *t.phi, "provenance");
+  static_cast<TerrainGeoreference&>(t) = read_terrain_file(file).georeference;
+  t.phi = vdb::read_phi(file);
   return t;
 }
 

@@ -7,17 +7,17 @@
 #include <filesystem>
 #include <string>
 
+#include "formats/terrain_file.h"
+
 namespace scree::formats {
 
-struct Terrain {
+// The level set through OpenVDB, with the file's georeference (crs_wkt, origin_offset,
+// provenance).
+struct Terrain : TerrainGeoreference {
   openvdb::FloatGrid::Ptr phi;  // level set, negative below the ground, metres
-  std::string crs_wkt;          // coordinate reference system of the source (may be empty)
-  // Source (georeferenced) coordinates = simulation coordinates + origin_offset; keeps
-  // simulation coordinates small so that floats hold them precisely.
-  std::array<double, 3> origin_offset{};
-  std::string provenance;
 };
 
+// read_terrain checks as read_terrain_file does, then reads the grid through OpenVDB.
 void write_terrain(const std::filesystem::path& file, const Terrain& terrain);
 Terrain read_terrain(const std::filesystem::path& file);
 

@@ -10,9 +10,9 @@
 
 #include "formats/csv_log.h"
 #include "formats/error.h"
-#include "formats/terrain.h"
-#include "solver/template_from_avatar.h"
-#include "solver/terrain_from_file.h"
+#include "formats/terrain_file.h"
+#include "solver/template_from_level_set.h"
+#include "solver/terrain_from_level_set.h"
 
 namespace scree::solver {
 
@@ -235,9 +235,9 @@ Simulation load_simulation(const formats::Case& setup, const formats::State& sta
   }
   if (setup.terrain) {
     const std::filesystem::path& file = setup.terrain->file;
-    const formats::Terrain terrain = formats::read_terrain(file);
-    sim.georeference = formats::Georeference{terrain.origin_offset, terrain.crs_wkt};
-    w.set_terrain(std::make_shared<const TerrainField>(terrain_field(terrain, file)),
+    const formats::TerrainFile terrain = formats::read_terrain_file(file);
+    sim.georeference = formats::Georeference{terrain.georeference.origin_offset, terrain.georeference.crs_wkt};
+    w.set_terrain(std::make_shared<const TerrainField>(terrain_field(terrain.phi, file)),
                   material_index(setup, setup.terrain->material));
   }
 

@@ -1,4 +1,5 @@
 #include "formats/avatar.h"
+#include "formats/level_set_grid.h"
 
 #include <gtest/gtest.h>
 
@@ -57,13 +58,13 @@ TEST(Avatar, WritingLeavesTheCallersGridAlone) {
 }
 
 TEST(Avatar, NodesFillWholeLeavesInDocumentedOrder) {
-  EXPECT_EQ(node_coord(0), openvdb::Coord(0, 0, 0));
-  EXPECT_EQ(node_coord(7), openvdb::Coord(0, 0, 7));
-  EXPECT_EQ(node_coord(8), openvdb::Coord(0, 1, 0));
-  EXPECT_EQ(node_coord(63), openvdb::Coord(0, 7, 7));
-  EXPECT_EQ(node_coord(64), openvdb::Coord(1, 0, 0));
-  EXPECT_EQ(node_coord(511), openvdb::Coord(7, 7, 7));
-  EXPECT_EQ(node_coord(512), openvdb::Coord(8, 0, 0));
+  EXPECT_EQ(node_coord(0), (VoxelCoord{0, 0, 0}));
+  EXPECT_EQ(node_coord(7), (VoxelCoord{0, 0, 7}));
+  EXPECT_EQ(node_coord(8), (VoxelCoord{0, 1, 0}));
+  EXPECT_EQ(node_coord(63), (VoxelCoord{0, 7, 7}));
+  EXPECT_EQ(node_coord(64), (VoxelCoord{1, 0, 0}));
+  EXPECT_EQ(node_coord(511), (VoxelCoord{7, 7, 7}));
+  EXPECT_EQ(node_coord(512), (VoxelCoord{8, 0, 0}));
   // 2000 nodes take ceil(2000 / 512) = 4 leaves, not one leaf per 8 nodes.
   TempDir dir;
   Avatar a = scree::testing::sphere_avatar(0.5, 0.05, 2000);
