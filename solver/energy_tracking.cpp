@@ -112,9 +112,11 @@ class Resolution {
   struct GroupWork {
     std::vector<double> normal_before, normal_after;
   };
-  GroupWork apply_group(const std::vector<Vec3>& impulses, double scale) {
-    GroupWork w;
-    std::vector<Vec3> before;
+  // (The scratch vectors are members: an island resolves in many thousand increments.)
+  const GroupWork& apply_group(const std::vector<Vec3>& impulses, double scale) {
+    GroupWork& w = work_;
+    std::vector<Vec3>& before = before_;
+    w.normal_before.clear(), w.normal_after.clear(), before.clear();
     for (std::size_t i : group_) {
       before.push_back(contacts_[i].frame.point.relative_velocity());
       w.normal_before.push_back(contacts_[i].frame.normal.dot(before.back()));
@@ -137,14 +139,14 @@ class Resolution {
   }
 
   // Velocities of the group's bodies, to undo a trial increment exactly.
-  std::vector<std::pair<Vec3, Vec3>> save_group() const {
-    std::vector<std::pair<Vec3, Vec3>> saved;
+  void save_group() {
+    std::vector<std::pair<Vec3, Vec3>>& saved = saved_;
+    saved.clear();
     for (std::size_t i : group_) {
       const ContactPoint& p = contacts_[i].frame.point;
       saved.emplace_back(p.a->velocity, p.a->angular_velocity);
       saved.emplace_back(p.b->velocity, p.b->angular_velocity);
     }
-    return saved;
   }
   void restore_group(const std::vector<std::pair<Vec3, Vec3>>& saved) {
     for (std::size_t g = group_.size(); g-- > 0;) {
@@ -159,7 +161,7 @@ class Resolution {
   // of it move up together, each by its step shared among the group.
   void compress() {
     const std::vector<double>& u = normal_;
-    std::vector<Vec3> impulses;
+    std::vector<Vec3>& impulses = impulses_;
     while (books_.increments < increment_cap_) {
       double weighted_min = 0;
       for (std::size_t i = 0; i < contacts_.size(); ++i) {
@@ -190,8 +192,10 @@ class Resolution {
   // would take more than some contact holds, the whole increment is scaled down until it
   // takes exactly what that contact holds.
   void release() {
-    std::vector<Vec3> impulses;
-    std::vector<double> normal_impulse;
+    std::vector<Vec3>& impulses = impulses_;
+    std::vector<double>& normal_impulse = normal_impulse_;
+    std::vector<double>& held = held_;
+    std::vector<Vec3>& impulse_before = impulse_before_;
     while (books_.increments < increment_cap_) {
       double largest = 0;
       for (const Tracked& c : contacts_) largest = std::max(largest, c.stored);
@@ -228,13 +232,12 @@ class Resolution {
         for (std::size_t i : group_) books_.restitution_loss += std::exchange(contacts_[i].stored, 0.0);
         continue;
       }
-      std::vector<double> held;
+      held.clear(), impulse_before.clear();
       for (std::size_t i : group_) held.push_back(contacts_[i].stored);
-      const auto saved = save_group();
+      save_group();
       const double friction_before = books_.friction_loss;
-      std::vector<Vec3> impulse_before;
       for (std::size_t i : group_) impulse_before.push_back(contacts_[i].impulse);
-      const GroupWork trial = apply_group(impulses, 1);
+      const GroupWork& trial = apply_group(impulses, 1);
       // The normal work at contact g for the increment scaled by s is
       // s a + ½ s² b with a = u_before P_n and b = (u_after − u_before) P_n.
       double scale = 1;
@@ -247,7 +250,7 @@ class Resolution {
         if (s <= scale) scale = s, emptied = g;
       }
       if (emptied == group_.size()) continue;
-      restore_group(saved);
+      restore_group(saved_);
       for (std::size_t g = 0; g < group_.size(); ++g) contacts_[group_[g]].stored = held[g];
       books_.friction_loss = friction_before;
       books_.increments -= std::int64_t(group_.size());
@@ -266,6 +269,11 @@ class Resolution {
   std::vector<double> normal_;  // u_n of every contact, kept current
   std::map<const RigidBody*, std::vector<std::uint32_t>> touching_;  // moving body → its contacts
   std::vector<std::size_t> group_;
+  // Scratch of compress(), release() and the group moves.
+  std::vector<Vec3> impulses_, impulse_before_, before_;
+  std::vector<double> normal_impulse_, held_;
+  std::vector<std::pair<Vec3, Vec3>> saved_;
+  GroupWork work_;
   CollisionBooks books_;
   double speed_scale_ = 0, tolerance_ = 0;
   std::int64_t increment_cap_;
