@@ -207,6 +207,7 @@ class Reader {
   explicit Reader(const std::filesystem::path& file) : file_(file), in_(file, std::ios::binary) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(file, ec) || !in_) throw FileError(file, "cannot open: no such file");
+    size_ = std::filesystem::file_size(file, ec);
   }
 
   [[noreturn]] void refuse(const std::string& why) const {
@@ -234,18 +235,13 @@ class Reader {
     if (position < 0 || std::uint64_t(position) > size()) refuse("a grid lies past the end of the file");
     in_.seekg(position);
   }
-  std::uint64_t size() {
-    const auto here = in_.tellg();
-    in_.seekg(0, std::ios::end);
-    const auto end = in_.tellg();
-    in_.seekg(here);
-    return std::uint64_t(end);
-  }
-  std::uint64_t remaining() { return size() - std::uint64_t(in_.tellg()); }
+  std::uint64_t size() const { return size_; }
+  std::uint64_t remaining() { return size_ - std::uint64_t(in_.tellg()); }
 
  private:
   std::filesystem::path file_;
   std::ifstream in_;
+  std::uint64_t size_ = 0;
 };
 
 std::map<std::string, VdbMetadata> read_metadata(Reader& in) {

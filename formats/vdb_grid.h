@@ -2,8 +2,9 @@
 // Grids of .vdb files read without OpenVDB. The solver loads avatars and terrains through
 // this: linking libopenvdb costs a process ~27 MB of resident memory before it does anything
 // (its symbol tables are touched at load), more than a thousand grains' state. Reads what
-// OpenVDB 6–11 write with io::File: float and vec3s trees of the standard 5-4-3 layout,
-// uncompressed, zip or blosc, with or without active-mask compression. Light header.
+// OpenVDB's io::File writes (file format 222 on; tested against OpenVDB 10): float and vec3s
+// trees of the standard 5-4-3 layout, uncompressed, zip or blosc, with or without
+// active-mask compression. Light header.
 #include <array>
 #include <cstdint>
 #include <filesystem>
