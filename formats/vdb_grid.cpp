@@ -106,31 +106,21 @@ VdbGrid::LeafRef VdbGrid::leaf(const VoxelCoord& ijk) {
   return {n.values.data(), n.active.data()};
 }
 
-const float* VdbGrid::value(const VoxelCoord& ijk) const {
+VdbGrid::Entry VdbGrid::entry_at(const VoxelCoord& ijk) const {
   const auto it = root_.find(root_origin(ijk));
-  if (it == root_.end()) return background.data();
+  if (it == root_.end()) return {background.data(), false};
   std::int32_t index = it->second.child;
-  if (index < 0) return it->second.value.data();
+  if (index < 0) return {it->second.value.data(), it->second.active};
   for (int level = 2;; --level) {
     const Node& n = nodes_[level][index];
     const int entry = entry_of(level, ijk);
-    if (level == 0 || n.child[entry] < 0) return &n.values[std::size_t(entry) * components];
+    if (level == 0 || n.child[entry] < 0) return {&n.values[std::size_t(entry) * components], bit(n.active, entry)};
     index = n.child[entry];
   }
 }
 
-bool VdbGrid::is_active(const VoxelCoord& ijk) const {
-  const auto it = root_.find(root_origin(ijk));
-  if (it == root_.end()) return false;
-  std::int32_t index = it->second.child;
-  if (index < 0) return it->second.active;
-  for (int level = 2;; --level) {
-    const Node& n = nodes_[level][index];
-    const int entry = entry_of(level, ijk);
-    if (level == 0 || n.child[entry] < 0) return bit(n.active, entry);
-    index = n.child[entry];
-  }
-}
+const float* VdbGrid::value(const VoxelCoord& ijk) const { return entry_at(ijk).value; }
+bool VdbGrid::is_active(const VoxelCoord& ijk) const { return entry_at(ijk).active; }
 
 void VdbGrid::visit_node(int level, std::int32_t index,
                          const std::function<void(const VoxelCoord&, int, const float*, bool)>& visit) const {
@@ -144,26 +134,23 @@ void VdbGrid::visit_node(int level, std::int32_t index,
   }
 }
 
-void VdbGrid::for_each_active(const std::function<void(const VoxelCoord&, int, const float*)>& visit) const {
-  const auto each = [&](const VoxelCoord& first, int edge, const float* v, bool active) {
-    if (active) visit(first, edge, v);
-  };
+void VdbGrid::visit_entries(const std::function<void(const VoxelCoord&, int, const float*, bool)>& visit) const {
   for (const auto& [origin, e] : root_) {
     if (e.child >= 0)
-      visit_node(2, e.child, each);
+      visit_node(2, e.child, visit);
     else
-      each(origin, 1 << log2_root_extent, e.value.data(), e.active);
+      visit(origin, 1 << log2_root_extent, e.value.data(), e.active);
   }
 }
 
+void VdbGrid::for_each_active(const std::function<void(const VoxelCoord&, int, const float*)>& visit) const {
+  visit_entries([&](const VoxelCoord& first, int edge, const float* v, bool active) {
+    if (active) visit(first, edge, v);
+  });
+}
+
 void VdbGrid::for_each_value(const std::function<void(const VoxelCoord&, const float*)>& visit) const {
-  const auto each = [&](const VoxelCoord& first, int, const float* v, bool) { visit(first, v); };
-  for (const auto& [origin, e] : root_) {
-    if (e.child >= 0)
-      visit_node(2, e.child, each);
-    else
-      each(origin, 1 << log2_root_extent, e.value.data(), e.active);
-  }
+  visit_entries([&](const VoxelCoord& first, int, const float* v, bool) { visit(first, v); });
 }
 
 std::uint64_t VdbGrid::active_voxel_count() const {
@@ -315,7 +302,7 @@ class GridReader {
     for (const VoxelCoord& origin : leaves) {
       in_.bytes(mask.data(), 64);  // the value mask again
       const VdbGrid::LeafRef leaf = grid_.leaf(origin);
-      read_values(leaf.values, 512, std::vector<std::uint64_t>(leaf.active, leaf.active + 8), comps);
+      read_values(leaf.values, 512, leaf.active, comps);
     }
   }
 
@@ -332,7 +319,7 @@ class GridReader {
     in_.bytes(child_mask.data(), std::size_t(count) / 8);
     in_.bytes(value_mask.data(), std::size_t(count) / 8);
     std::vector<float> values(std::size_t(count) * comps);
-    read_values(values.data(), count, value_mask, comps);
+    read_values(values.data(), count, value_mask.data(), comps);
     for (int e = 0; e < count; ++e)
       if (!bit(child_mask, e))
         grid_.set_tile(level - 1, entry_origin(level, origin, e), &values[std::size_t(e) * comps], bit(value_mask, e));
@@ -351,7 +338,8 @@ class GridReader {
 
   // io::readCompressedValues: `count` values of which the file may hold only the active ones,
   // the inactive ones then restored from up to two values and a mask selecting between them.
-  void read_values(float* out, int count, const std::vector<std::uint64_t>& active, int comps) {
+  void read_values(float* out, int count, const std::uint64_t* active, int comps) {
+    const auto is_on = [](const std::uint64_t* words, int i) { return (words[i >> 6] >> (i & 63)) & 1; };
     const auto kind = in_.pod<std::int8_t>();
     if (kind < no_mask_or_inactive_vals || kind > no_mask_and_all_vals) in_.refuse("bad node compression flag");
     std::array<float, 3> inactive1 = grid_.background, inactive0 = grid_.background;
@@ -360,19 +348,21 @@ class GridReader {
     if (kind == no_mask_and_one_inactive_val || kind == mask_and_one_inactive_val || kind == mask_and_two_inactive_vals)
       in_.bytes(inactive0.data(), sizeof(float) * comps);
     if (kind == mask_and_two_inactive_vals) in_.bytes(inactive1.data(), sizeof(float) * comps);
-    std::vector<std::uint64_t> selection(active.size(), 0);
+    std::vector<std::uint64_t> selection(std::size_t(count) / 64, 0);
     if (kind == mask_and_no_inactive_vals || kind == mask_and_one_inactive_val || kind == mask_and_two_inactive_vals)
       in_.bytes(selection.data(), std::size_t(count) / 8);
     int stored = count;
     if ((compression_ & compress_active_mask) && kind != no_mask_and_all_vals) {
       stored = 0;
-      for (std::uint64_t w : active) stored += std::popcount(w);
+      for (int w = 0; w < count / 64; ++w) stored += std::popcount(active[w]);
     }
     std::vector<float> packed(std::size_t(stored) * comps);
     read_data(stored == count ? out : packed.data(), std::size_t(stored) * comps * sizeof(float));
     if (stored == count) return;
     for (int i = 0, k = 0; i < count; ++i) {
-      const float* v = bit(active, i) ? &packed[std::size_t(k++) * comps] : bit(selection, i) ? inactive1.data() : inactive0.data();
+      const float* v = is_on(active, i)      ? &packed[std::size_t(k++) * comps]
+                       : bit(selection, i) ? inactive1.data()
+                                           : inactive0.data();
       std::copy(v, v + comps, out + std::size_t(i) * comps);
     }
   }

@@ -77,7 +77,13 @@ class VdbGrid {
   std::array<std::vector<Node>, 3> nodes_;  // leaves, lower (16³), upper (32³)
   std::map<VoxelCoord, RootEntry> root_;
 
+  struct Entry {
+    const float* value;
+    bool active;
+  };
+  Entry entry_at(const VoxelCoord& ijk) const;  // the leaf voxel or tile holding ijk
   std::int32_t child_of(int level, const VoxelCoord& ijk, bool create);
+  void visit_entries(const std::function<void(const VoxelCoord&, int, const float*, bool)>& visit) const;
   void visit_node(int level, std::int32_t index,
                   const std::function<void(const VoxelCoord&, int, const float*, bool)>& visit) const;
 };
