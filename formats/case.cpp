@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "formats/error.h"
+#include "formats/grain_library.h"
 #include "formats/yaml_schema.h"
 
 namespace scree::formats {
@@ -184,14 +185,29 @@ std::vector<Entry> read_file_list(Map& top, const Case& c, const std::string& ke
   return entries;
 }
 
-// Templates: an avatar `file`, or an analytic `sphere` of the given radius.
+// Templates: an avatar `file`, an analytic `sphere` of the given radius, or a grain
+// `library` (scree-ct's index of avatars) that stands for one template per grain, named as
+// the library names them.
 std::vector<GrainTemplate> read_templates(Map& top, const Case& c) {
   std::vector<GrainTemplate> entries;
   std::set<std::string> names;
   for (Map m : top.list("templates")) {
+    if (m.has("library")) {
+      if (m.has("name") || m.has("file") || m.has("sphere"))
+        m.fail("library", "a library entry names its grains itself: give library and material only");
+      const std::filesystem::path file = resolve(c.file, m.text("library"));
+      const std::string material = material_ref(m, c, true);
+      m.finish();
+      for (const LibraryGrain& g : read_grain_library(file).grains) {
+        if (!names.insert(g.name).second)
+          m.fail("library", "the library's grain '" + g.name + "' has the name of another template");
+        entries.push_back({g.name, g.file, std::nullopt, material});
+      }
+      continue;
+    }
     GrainTemplate e;
     e.name = unique_name(m, names);
-    if (m.has("sphere") == m.has("file")) m.fail("file", "give either file (an avatar) or sphere (a radius)");
+    if (m.has("sphere") == m.has("file")) m.fail("file", "give either file (an avatar), sphere (a radius) or library");
     if (m.has("file"))
       e.file = resolve(c.file, m.text("file"));
     else

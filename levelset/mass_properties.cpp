@@ -17,6 +17,11 @@ double smeared_heaviside(double phi, double eps) {
   return 0.5 * (1 + phi / eps + std::sin(M_PI * phi / eps) / M_PI);
 }
 
+double smeared_delta(double phi, double eps) {
+  if (std::abs(phi) >= eps) return 0;
+  return 0.5 / eps * (1 + std::cos(M_PI * phi / eps));
+}
+
 Vec3d column(const Mat3d& m, int j) { return Vec3d(m(0, j), m(1, j), m(2, j)); }
 void set_column(Mat3d& m, int j, const Vec3d& v) {
   for (int i = 0; i < 3; ++i) m(i, j) = v[i];
@@ -27,6 +32,32 @@ void set_column(Mat3d& m, int j, const Vec3d& v) {
 double fill_fraction(double phi, double h) {
   const double eps = heaviside_half_width * h;
   return 1 - (4 * smeared_heaviside(phi, eps) - smeared_heaviside(phi, 2 * eps)) / 3;
+}
+
+double surface_area(const openvdb::FloatGrid& phi) {
+  const double h = phi.voxelSize()[0], eps = heaviside_half_width * h;
+  if (phi.background() < 2 * eps * (1 - 1e-6))
+    throw std::invalid_argument("the narrow band outside must be at least " +
+                                std::to_string(int(std::ceil(2 * heaviside_half_width))) +
+                                " voxels wide to integrate the surface area");
+  // Tiles lie a whole tile's width from the surface, so only voxels carry the delta. The
+  // coarea factor |∇φ| keeps the sum right where marched values are not a perfect distance
+  // (a 5 % slope error outside a scanned grain would cost 5 % of its area without it).
+  auto values = phi.getConstAccessor();
+  double sum = 0;
+  for (auto it = phi.cbeginValueOn(); it; ++it) {
+    if (!it.isVoxelValue() || std::abs(*it) >= 2 * eps) continue;
+    const openvdb::Coord c = it.getCoord();
+    double slope = 0;
+    for (int a = 0; a < 3; ++a) {
+      openvdb::Coord up = c, down = c;
+      up[a] += 1, down[a] -= 1;
+      const double d = (values.getValue(up) - values.getValue(down)) / (2 * h);
+      slope += d * d;
+    }
+    sum += (4 * smeared_delta(*it, eps) - smeared_delta(*it, 2 * eps)) / 3 * std::sqrt(slope);
+  }
+  return sum * h * h * h;
 }
 
 MassProperties integrate_mass(const openvdb::FloatGrid& phi) {

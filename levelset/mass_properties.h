@@ -36,6 +36,11 @@ double fill_fraction(double phi, double h);
 // outside is narrower than 2ε (the weight reaches that far).
 MassProperties integrate_mass(const openvdb::FloatGrid& phi);
 
+// The area of the zero surface by the coarea formula, ∫ δ_ε(φ) |∇φ| dV, with the smeared
+// delta δ_ε = dH_ε/dφ, central differences for ∇φ and the same (4 δ_ε − δ_2ε) / 3
+// extrapolation (the bias of the smeared delta is quadratic in ε too).
+double surface_area(const openvdb::FloatGrid& phi);
+
 // Principal axes of a symmetric inertia tensor, chosen for stable, readable body frames:
 // body axis i is the eigenvector nearest to world axis i (sign and order), and where two
 // or three moments agree within `tolerance` (relative) the axes of that plane or of the

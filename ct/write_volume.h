@@ -1,0 +1,19 @@
+#pragma once
+// Writing CT volumes through ITK, for phantoms and label images: NRRD (.nrrd), MetaImage
+// (.mha), NIfTI (.nii), a multi-page TIFF (.tif, .tiff), or a folder of TIFF slices
+// (slice_0000.tif, ...) when the path ends in '/'. Light header.
+#include <filesystem>
+#include <string>
+
+#include "ct/volume.h"
+
+namespace scree::ct {
+
+// Values rounded and clamped to `voxel_type` ("uint8", "uint16" or "float32"); lengths in
+// the header in units of `header_unit` metres (mm by default, as CT headers are). Written
+// atomically: a file under a temporary name, a folder filled under a temporary name, then
+// renamed. FileError naming the path when it cannot be written.
+void write_volume(const std::filesystem::path& path, const Volume& volume, const std::string& voxel_type,
+                  double header_unit = 1e-3);
+
+}  // namespace scree::ct
