@@ -109,6 +109,11 @@ itk::ImageIOBase::Pointer image_io(const fs::path& file) {
   return io;
 }
 
+FileError flat_image(const fs::path& path, std::size_t nx, std::size_t ny) {
+  return FileError(path, "is a 2-D image (" + std::to_string(nx) + " × " + std::to_string(ny) +
+                             "): scree-ct needs a 3-D volume (a 3-D format, a multi-page TIFF or a folder of slices)");
+}
+
 // TIFF and PNG carry no trustworthy voxel size (resolution tags are for printing).
 bool states_voxel_size(const itk::ImageIOBase& io) {
   const std::string name = io.GetNameOfClass();
@@ -123,9 +128,7 @@ Volume from_image(const fs::path& path, FloatImage& image, const std::string& ty
     v.spacing[a] = image.GetSpacing()[a] * unit;
     v.origin[a] = image.GetOrigin()[a] * unit;
   }
-  if (v.size[2] < 2)
-    throw FileError(path, "is a 2-D image (" + std::to_string(v.size[0]) + " × " + std::to_string(v.size[1]) +
-                              "): scree-ct needs a 3-D volume (a 3-D format, a multi-page TIFF or a folder of slices)");
+  if (v.size[2] < 2) throw flat_image(path, v.size[0], v.size[1]);
   v.values.assign(image.GetBufferPointer(), image.GetBufferPointer() + v.voxel_count());
   v.voxel_type = type;
   return v;
@@ -144,10 +147,7 @@ FloatImage::Pointer run_reader(Reader& reader, const fs::path& path) {
 Volume read_file(const fs::path& file, bool& voxel_size_known, double unit) {
   auto io = image_io(file);
   const unsigned dims = io->GetNumberOfDimensions();
-  if (dims < 3 || (dims == 3 && io->GetDimensions(2) < 2))
-    throw FileError(file, "is a 2-D image (" + std::to_string(io->GetDimensions(0)) + " × " +
-                              std::to_string(io->GetDimensions(1)) +
-                              "): scree-ct needs a 3-D volume (a 3-D format, a multi-page TIFF or a folder of slices)");
+  if (dims < 3 || (dims == 3 && io->GetDimensions(2) < 2)) throw flat_image(file, io->GetDimensions(0), io->GetDimensions(1));
   if (dims > 3)
     for (unsigned d = 3; d < dims; ++d)
       if (io->GetDimensions(d) > 1) throw FileError(file, "has " + std::to_string(dims) + " dimensions; scree-ct needs a 3-D volume");

@@ -144,24 +144,36 @@ InputKind parse_input_kind(const std::string& name) {
   throw std::invalid_argument("unknown input kind '" + name + "' (grey, mask, labels)");
 }
 
-double otsu_threshold(const std::vector<float>& values) {
-  const auto [lo_it, hi_it] = std::minmax_element(values.begin(), values.end());
-  const double lo = *lo_it, hi = *hi_it;
-  if (!(hi > lo)) return lo;
-  constexpr int bins = 256;
-  const double width = (hi - lo) / bins;
-  std::vector<double> count(bins, 0), sum(bins, 0);
-  for (float v : values) {
-    const int b = std::min(bins - 1, int((v - lo) / width));
-    count[b] += 1, sum[b] += v;
+namespace {
+
+// 256 bins between the smallest and the largest value: counts and sums per bin.
+struct Histogram {
+  static constexpr int bins = 256;
+  explicit Histogram(const std::vector<float>& values) : count(bins, 0), sum(bins, 0) {
+    const auto [lo_it, hi_it] = std::minmax_element(values.begin(), values.end());
+    lo = *lo_it, width = (*hi_it - lo) / bins;
+    if (!(width > 0)) return;
+    for (float v : values) {
+      const int b = bin(v);
+      count[b] += 1, sum[b] += v;
+    }
   }
-  const double total = double(values.size()), total_sum = std::accumulate(sum.begin(), sum.end(), 0.0);
+  int bin(double v) const { return std::clamp(int((v - lo) / width), 0, bins - 1); }
+  double lo, width;
+  std::vector<double> count, sum;
+};
+
+// Otsu's split: the lower edge of the first solid bin.
+double otsu_split(const Histogram& h) {
+  if (!(h.width > 0)) return h.lo;
+  const double total = std::accumulate(h.count.begin(), h.count.end(), 0.0);
+  const double total_sum = std::accumulate(h.sum.begin(), h.sum.end(), 0.0);
   // Between-class variance per split; empty bins between the phases tie, and the threshold
   // goes to the middle of the tied run rather than to the edge of one phase.
-  std::vector<double> between(bins - 1, -1);
+  std::vector<double> between(Histogram::bins - 1, -1);
   double n0 = 0, s0 = 0;
-  for (int b = 0; b + 1 < bins; ++b) {
-    n0 += count[b], s0 += sum[b];
+  for (int b = 0; b + 1 < Histogram::bins; ++b) {
+    n0 += h.count[b], s0 += h.sum[b];
     const double n1 = total - n0;
     if (n0 == 0 || n1 == 0) continue;
     const double m0 = s0 / n0, m1 = (total_sum - s0) / n1;
@@ -171,27 +183,26 @@ double otsu_threshold(const std::vector<float>& values) {
   int first = 0;
   while (between[first] < best * (1 - 1e-12)) ++first;
   int last = first;
-  while (last + 1 < bins - 1 && between[last + 1] >= best * (1 - 1e-12)) ++last;
-  return lo + (0.5 * (first + last) + 1) * width;  // the lower edge of the first solid bin
+  while (last + 1 < Histogram::bins - 1 && between[last + 1] >= best * (1 - 1e-12)) ++last;
+  return h.lo + (0.5 * (first + last) + 1) * h.width;
 }
 
+}  // namespace
+
+double otsu_threshold(const std::vector<float>& values) { return otsu_split(Histogram(values)); }
+
 double halfway_threshold(const std::vector<float>& values, double& pore_level, double& solid_level) {
-  const double split = otsu_threshold(values);
-  const auto [lo_it, hi_it] = std::minmax_element(values.begin(), values.end());
-  const double lo = *lo_it, hi = *hi_it;
-  if (!(hi > lo)) return pore_level = solid_level = lo;
-  constexpr int bins = 256, half_window = 2;
-  const double width = (hi - lo) / bins;
-  std::vector<double> count(bins, 0);
-  for (float v : values) count[std::min(bins - 1, int((v - lo) / width))] += 1;
+  const Histogram h(values);
+  if (!(h.width > 0)) return pore_level = solid_level = h.lo;
+  constexpr int bins = Histogram::bins, half_window = 2;
   std::vector<double> smooth(bins, 0);
   for (int b = 0; b < bins; ++b)
-    for (int k = std::max(0, b - half_window); k <= std::min(bins - 1, b + half_window); ++k) smooth[b] += count[k];
-  const int first_solid = std::clamp(int(std::lround((split - lo) / width)), 1, bins - 1);
+    for (int k = std::max(0, b - half_window); k <= std::min(bins - 1, b + half_window); ++k) smooth[b] += h.count[k];
+  const int first_solid = std::clamp(int(std::lround((otsu_split(h) - h.lo) / h.width)), 1, bins - 1);
   const int pore_peak = int(std::max_element(smooth.begin(), smooth.begin() + first_solid) - smooth.begin());
   const int solid_peak = int(std::max_element(smooth.begin() + first_solid, smooth.end()) - smooth.begin());
-  pore_level = lo + (pore_peak + 0.5) * width;
-  solid_level = lo + (solid_peak + 0.5) * width;
+  pore_level = h.lo + (pore_peak + 0.5) * h.width;
+  solid_level = h.lo + (solid_peak + 0.5) * h.width;
   return 0.5 * (pore_level + solid_level);
 }
 
@@ -268,11 +279,7 @@ Segmentation segment(const Volume& volume, const SegmentOptions& options, const 
   }
 
   std::vector<std::size_t> sizes;
-  if (options.separation > 0) {
-    s.labels.values = separate(volume, solid, options.separation);
-  } else {
-    s.labels.values = pieces(volume, solid, 1, sizes);
-  }
+  s.labels.values = options.separation > 0 ? separate(volume, solid, options.separation) : pieces(volume, solid, 1, sizes);
   const auto top = *std::max_element(s.labels.values.begin(), s.labels.values.end());
   sizes.assign(std::size_t(top) + 1, 0);
   for (auto l : s.labels.values) ++sizes[l];
