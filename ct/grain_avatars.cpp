@@ -8,6 +8,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include <openvdb/tools/Interpolation.h>
+
 #include "formats/avatar.h"
 #include "formats/avatar_file.h"
 #include "levelset/avatar_builder.h"
@@ -139,13 +141,45 @@ void describe(GrainRecord& g, const levelset::MassProperties& mass, const format
   g.node_count = shape.nodes.size();
 }
 
+// Voxels near the grain's surface and near no other grain: their grey values against their
+// signed distance from the surface, within `reach` metres of it.
+void collect_edge_samples(const openvdb::FloatGrid& phi, const Volume& volume, const Segmentation& seg,
+                          std::uint32_t label, const GrainBox& box, double reach, std::vector<EdgeSample>& out) {
+  const auto& n = volume.size;
+  std::array<std::size_t, 3> lo{}, hi{}, r{};
+  for (int a = 0; a < 3; ++a) {
+    r[a] = std::size_t(std::ceil(reach / volume.spacing[a]));
+    lo[a] = box.lower[a] >= r[a] ? box.lower[a] - r[a] : 0;
+    hi[a] = std::min(box.upper[a] + r[a], n[a] - 1);
+  }
+  const auto accessor = phi.getConstAccessor();
+  // Another grain within the reach of a voxel brightens its pore side: only clean edges count.
+  const auto near_other_grain = [&](std::size_t i, std::size_t j, std::size_t k) {
+    for (std::size_t z = k >= r[2] ? k - r[2] : 0; z <= std::min(k + r[2], n[2] - 1); ++z)
+      for (std::size_t y = j >= r[1] ? j - r[1] : 0; y <= std::min(j + r[1], n[1] - 1); ++y)
+        for (std::size_t x = i >= r[0] ? i - r[0] : 0; x <= std::min(i + r[0], n[0] - 1); ++x) {
+          const auto l = seg.labels.values[volume.index(x, y, z)];
+          if (l && l != label) return true;
+        }
+    return false;
+  };
+  for (std::size_t k = lo[2]; k <= hi[2]; ++k)
+    for (std::size_t j = lo[1]; j <= hi[1]; ++j)
+      for (std::size_t i = lo[0]; i <= hi[0]; ++i) {
+        const openvdb::Vec3d world(double(i) * volume.spacing[0], double(j) * volume.spacing[1], double(k) * volume.spacing[2]);
+        const double d = openvdb::tools::BoxSampler::sample(accessor, phi.transform().worldToIndex(world));
+        if (std::abs(d) > reach || near_other_grain(i, j, k)) continue;
+        out.push_back({d, seg.field[volume.index(i, j, k)]});
+      }
+}
+
 }  // namespace
 
 GrainSet write_grain_avatars(const fs::path& folder, const Volume& volume, const Segmentation& seg,
                              const AvatarOptions& options) {
   GrainSet set;
-  set.voxel_size = options.voxel_size > 0 ? options.voxel_size
-                                          : *std::min_element(volume.spacing.begin(), volume.spacing.end());
+  const double scan_voxel = *std::min_element(volume.spacing.begin(), volume.spacing.end());
+  set.voxel_size = options.voxel_size > 0 ? options.voxel_size : scan_voxel;
   // OpenVDB refuses transforms whose voxel volume is below 3e-15 (Maps.h: "Non-zero scale
   // values required"): level sets in metres need voxels of 14.4 µm or more.
   if (std::pow(set.voxel_size, 3) < 3e-15 * (1 + 1e-9))
@@ -166,9 +200,22 @@ GrainSet write_grain_avatars(const fs::path& folder, const Volume& volume, const
   }
   const int margin = int(std::ceil(options.band)) + 2;
   std::vector<GrainRecord> records(kept.size());
+  std::vector<std::optional<formats::Shape>> shapes(kept.size());
   std::vector<std::optional<formats::Avatar>> avatars(kept.size());
+  std::vector<std::vector<EdgeSample>> edges(options.estimate_point_spread ? std::min(kept.size(), point_spread_grains) : 0);
+  // Within three scan voxels of the surface, and inside the level set's band.
+  const double reach = std::min(3 * scan_voxel, (options.band - 0.5) * set.voxel_size);
   std::vector<std::exception_ptr> failures(kept.size());
   std::size_t done = 0;
+  const auto advance = [&] {
+#pragma omp critical(scree_ct_progress)
+    if (options.progress) options.progress(++done, 2 * kept.size());
+  };
+  const auto fail = [&](std::size_t g, const std::exception& e) {
+    failures[g] = std::make_exception_ptr(std::runtime_error("grain " + std::to_string(kept[g]) + " (" +
+                                                             std::to_string(boxes[kept[g]].voxels) + " voxels): " + e.what()));
+  };
+  // First every grain's level set, so that the blur can be measured on their edges ...
 #pragma omp parallel for schedule(dynamic, 1)
   for (std::size_t g = 0; g < kept.size(); ++g) {
     try {
@@ -182,9 +229,32 @@ GrainSet write_grain_avatars(const fs::path& folder, const Volume& volume, const
       provenance << "scree-ct: " << options.source << ", grain " << label;
       if (record.source_label) provenance << " (label " << record.source_label << " in the file)";
       provenance << ", " << record.voxels << " voxels, level-set voxel " << set.voxel_size << " m, band " << options.band;
-      formats::Shape shape = levelset::shape_from_samples(
-          grain_samples(volume, seg, label, boxes[label], set.voxel_size, margin), options.band, 1, provenance.str());
-      levelset::undo_blur(*shape.phi, options.point_spread);
+      shapes[g] = levelset::shape_from_samples(grain_samples(volume, seg, label, boxes[label], set.voxel_size, margin),
+                                               options.band, 1, provenance.str());
+      if (g < edges.size()) collect_edge_samples(*shapes[g]->phi, volume, seg, label, boxes[label], reach, edges[g]);
+    } catch (const std::exception& e) {
+      fail(g, e);
+    }
+    advance();
+  }
+  for (const auto& f : failures)
+    if (f) std::rethrow_exception(f);
+  set.point_spread = options.point_spread;
+  if (options.estimate_point_spread) {
+    std::vector<EdgeSample> all;
+    for (const auto& e : edges) all.insert(all.end(), e.begin(), e.end());
+    // Fewer samples than a few grains' edges give: no estimate, no correction.
+    if (all.size() >= 1000) {
+      set.edge_fit = fit_edge_profile(all, 0.05 * scan_voxel, 5 * scan_voxel);
+      set.point_spread = set.edge_fit.at_limit ? 0 : set.edge_fit.sigma;
+    }
+  }
+  // ... then the correction, the nodes and the mass properties.
+#pragma omp parallel for schedule(dynamic, 1)
+  for (std::size_t g = 0; g < kept.size(); ++g) {
+    try {
+      formats::Shape& shape = *shapes[g];
+      levelset::undo_blur(*shape.phi, set.point_spread);
       levelset::add_nodes(shape, options.nodes, method);
       levelset::MassProperties mass;
       formats::Avatar avatar = levelset::make_avatar(shape, mass);
@@ -192,15 +262,14 @@ GrainSet write_grain_avatars(const fs::path& folder, const Volume& volume, const
       auto& m = avatar.properties.source_to_body;
       for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 3; ++j) m[4 * i + 3] -= m[4 * i + j] * volume.origin[j];
-      describe(record, mass, shape, volume);
+      describe(records[g], mass, shape, volume);
+      shapes[g].reset();
       // A sliver a voxel or two thick has no rigid-body inertia at this resolution.
       if (formats::properties_problem(avatar.properties).empty()) avatars[g] = std::move(avatar);
     } catch (const std::exception& e) {
-      failures[g] = std::make_exception_ptr(std::runtime_error("grain " + std::to_string(kept[g]) + " (" +
-                                                               std::to_string(boxes[kept[g]].voxels) + " voxels): " + e.what()));
+      fail(g, e);
     }
-#pragma omp critical(scree_ct_progress)
-    if (options.progress) options.progress(++done, kept.size());
+    advance();
   }
   for (const auto& f : failures)
     if (f) std::rethrow_exception(f);

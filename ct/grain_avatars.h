@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "ct/point_spread.h"
 #include "ct/segment.h"
 #include "ct/volume.h"
 
@@ -23,6 +24,7 @@ struct AvatarOptions {
   std::string node_method = "auto";
   double point_spread = 0;    // σ of the scanner's blur, metres: the surface is moved out
                               // by it (levelset/blur_correction.h); 0: no correction
+  bool estimate_point_spread = false;  // instead: σ fitted to the grains' edges (point_spread.h)
   std::size_t min_voxels = 27;  // grains of fewer voxels are dropped
   bool drop_border = false;     // drop grains that touch the volume's faces
   std::string source;           // the scan, for the avatars' provenance
@@ -52,7 +54,13 @@ struct GrainSet {
   std::size_t dropped_small = 0, dropped_border = 0;
   std::size_t dropped_degenerate = 0;  // too thin for a rigid body's inertia at this resolution
   double voxel_size = 0;  // of the level sets, metres
+  double point_spread = 0;  // σ of the blur correction applied, metres
+  EdgeFit edge_fit;         // when estimated: the fit σ came from (samples = 0: too few edges)
 };
+
+// Grains whose edges the point spread is fitted to: the first this many kept (the largest
+// when segmented here), enough for a stable fit and a bounded cost on big scans.
+inline constexpr std::size_t point_spread_grains = 200;
 
 // Writes `folder`/<name>.vdb for every grain kept (the folder must exist); grains are
 // processed in parallel (OpenMP), the result does not depend on the thread count.

@@ -59,6 +59,9 @@ TEST(CtTool, RealScanGreyAndSegmentedAgree) {
   EXPECT_NEAR(median(d_grey), median(d_bw), 0.05 * median(d_bw));
   // Otsu's threshold of the grey scan finds the published solid fraction (0.620) within 1 %.
   EXPECT_NE(grey.out.find("solid fraction 0.61"), std::string::npos) << grey.out;
+  // The point spread is fitted by default (0.54 voxels; a scan this sharp has no closed form
+  // to hold it to, but a fit that failed would say "not estimated").
+  EXPECT_NE(grey.out.find("point spread 0.5"), std::string::npos) << grey.out;
   EXPECT_TRUE(std::filesystem::file_size(dir / "grey/size_distribution.png") > 5000);
   EXPECT_FALSE(std::filesystem::exists(dir / "bw/size_distribution.png"));
 
@@ -84,6 +87,7 @@ TEST(CtTool, PhantomTiffStackThroughTheTools) {
   const ToolRun ct = run_tool(dir, "scree-ct", in_dir(dir, "DIR/slices --voxel-size 1e-4 --threshold halfway "
                                                            "--point-spread 0.85 --nodes 200 --no-plot -o DIR/grains"));
   ASSERT_EQ(ct.status, 0) << ct.err;
+  EXPECT_NE(ct.out.find("point spread 0.85 voxels (given)"), std::string::npos) << ct.out;
   EXPECT_EQ(ct.out.rfind((dir / "grains").string() + ": 12 grains", 0), 0u) << ct.out;
   auto sorted = [](std::vector<double> v) {
     std::sort(v.begin(), v.end());
@@ -112,6 +116,10 @@ TEST(CtTool, BadInputsGetOneLine) {
   expect_refusal(dir, r, "scree-ct", 2, "--raw", dir / "out");
   r = run_tool(dir, "scree-ct", in_dir(dir, "DIR/solid.raw --type uint8 --no-plot -o DIR/out"));
   expect_refusal(dir, r, "scree-ct", 2, "--raw", dir / "out");
+  r = run_tool(dir, "scree-ct", in_dir(dir, "DIR/solid.raw --raw 10,10,10 --voxel-size 2e-5 --input mask --point-spread auto -o DIR/out"));
+  expect_refusal(dir, r, "scree-ct", 2, "--point-spread auto needs grey values", dir / "out");
+  r = run_tool(dir, "scree-ct", in_dir(dir, "DIR/solid.raw --raw 10,10,10 --voxel-size 2e-5 --point-spread wide -o DIR/out"));
+  expect_refusal(dir, r, "scree-ct", 2, "--point-spread", dir / "out");
   // A 2-D image: one slice of the phantom.
   ASSERT_EQ(run_tool(dir, "scree-phantom", in_dir(dir, "-o DIR/p.nrrd --slices DIR/slices/")).status, 0);
   r = run_tool(dir, "scree-ct", in_dir(dir, "DIR/slices/slice_0000.tif --voxel-size 1e-4 --no-plot -o DIR/out"));

@@ -107,8 +107,10 @@ int main(int argc, char** argv) {
       "                         its neck to stand alone (default 1.2; 0: no splitting)\n"
       "      --labels-out FILE  also write the grain labels (.nrrd, .mha, .nii, .tif)\n"
       "avatars\n"
-      "      --point-spread S   σ of the scanner's blur in voxels: moves each surface out by\n"
-      "                         S²/2 times its mean curvature (default 0: no correction)\n"
+      "      --point-spread S   σ of the scanner's blur in voxels, which moves each surface\n"
+      "                         in by σ²/2 times its mean curvature; the correction moves it\n"
+      "                         back. auto (the default for grey scans): σ fitted to the\n"
+      "                         grey profile across the grains' edges; none: no correction\n"
       "      --min-voxels N     drop grains of fewer voxels (default 27)\n"
       "      --drop-border      drop grains that touch a face of the volume\n"
       "      --ls-voxel-size H  level-set voxel, metres (default: the scan's smallest)\n"
@@ -156,8 +158,15 @@ int main(int argc, char** argv) {
       throw cli::UsageError("--dark-solid, --smooth and --separation do not apply to --input labels");
 
     ct::AvatarOptions avatars;
-    const double spread = o.number("--point-spread", 0);
-    if (!(spread >= 0)) throw cli::UsageError("--point-spread: must be ≥ 0 (voxels)");
+    const std::string spread_rule = o.text("--point-spread", seg.input == ct::InputKind::grey ? "auto" : "none");
+    double spread = 0;
+    if (spread_rule == "auto") {
+      if (seg.input != ct::InputKind::grey) throw cli::UsageError("--point-spread auto needs grey values (--input grey)");
+      avatars.estimate_point_spread = true;
+    } else if (spread_rule != "none") {
+      spread = o.number("--point-spread", 0);
+      if (!(spread >= 0)) throw cli::UsageError("--point-spread: auto, none or σ ≥ 0 in voxels");
+    }
     avatars.min_voxels = o.count("--min-voxels", 27);
     avatars.drop_border = o.has("--drop-border");
     avatars.voxel_size = o.number("--ls-voxel-size", 0);
@@ -220,6 +229,17 @@ int main(int argc, char** argv) {
     s << "solid fraction " << segmentation.solid_fraction;
     if (seg.input != ct::InputKind::labels)
       s << ", " << segmentation.specks_removed << " specks removed, " << segmentation.pores_filled << " pores filled";
+    const double scan_voxel = *std::min_element(volume.spacing.begin(), volume.spacing.end());
+    if (avatars.estimate_point_spread) {
+      const double sign = seg.solid_dark ? -1 : 1;  // the field is negated for a dark solid
+      s << "\n  point spread ";
+      if (!set.edge_fit.samples) s << "not estimated (too few clean grain edges): no correction";
+      else if (set.edge_fit.at_limit) s << "not estimated (no blurred edge in the grey values): no correction";
+      else s << set.point_spread / scan_voxel << " voxels, fitted to " << set.edge_fit.samples << " voxels at grain edges (pore "
+             << sign * set.edge_fit.pore << ", solid " << sign * set.edge_fit.solid << ", residual " << set.edge_fit.rms << ")";
+    } else if (set.point_spread > 0) {
+      s << "\n  point spread " << set.point_spread / scan_voxel << " voxels (given)";
+    }
     s << "\n  equivalent diameters " << 1e3 * smallest << " to " << 1e3 * largest << " mm, median "
       << 1e3 * ct::median_diameter(set) << " mm\n";
     std::cout << s.str();
