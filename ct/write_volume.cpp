@@ -1,5 +1,7 @@
 #include "ct/write_volume.h"
 
+#include <gdcmUIDGenerator.h>
+#include <itkGDCMImageIO.h>
 #include <itkImage.h>
 #include <itkImageFileWriter.h>
 #include <itkImageIOFactory.h>
@@ -8,13 +10,16 @@
 #include <itkNiftiImageIO.h>
 #include <itkNrrdImageIO.h>
 #include <itkNumericSeriesFileNames.h>
+#include <itkMetaDataObject.h>
 #include <itkTIFFImageIO.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <regex>
+#include <sstream>
 
 #include "formats/error.h"
 
@@ -66,22 +71,65 @@ fs::path temp_beside(const fs::path& target) {
   return dir / (".tmp-" + std::to_string(::getpid()) + "-" + target.filename().string());
 }
 
+// One study, one series, and per slice the tags a DICOM reader orders and places it by:
+// position (mm), orientation, pixel spacing (rows, then columns), thickness, instance number.
+std::vector<std::unique_ptr<itk::MetaDataDictionary>> dicom_slice_tags(const Volume& v) {
+  gdcm::UIDGenerator uid;
+  const std::string study = uid.Generate(), series = uid.Generate(), frame = uid.Generate();
+  std::vector<std::unique_ptr<itk::MetaDataDictionary>> tags;
+  const auto mm = [](double metres) {
+    std::ostringstream s;
+    s.precision(10);
+    s << metres * 1e3;
+    return s.str();
+  };
+  for (std::size_t k = 0; k < v.size[2]; ++k) {
+    auto d = std::make_unique<itk::MetaDataDictionary>();
+    const auto set = [&](const char* tag, const std::string& value) { itk::EncapsulateMetaData<std::string>(*d, tag, value); };
+    set("0008|0060", "CT");
+    set("0028|0004", "MONOCHROME2");
+    set("0020|000d", study);
+    set("0020|000e", series);
+    set("0020|0052", frame);
+    set("0008|0018", uid.Generate());
+    set("0020|0013", std::to_string(k + 1));
+    set("0020|0032", mm(v.origin[0]) + "\\" + mm(v.origin[1]) + "\\" + mm(v.origin[2] + double(k) * v.spacing[2]));
+    set("0020|0037", "1\\0\\0\\0\\1\\0");
+    set("0028|0030", mm(v.spacing[1]) + "\\" + mm(v.spacing[0]));
+    set("0018|0050", mm(v.spacing[2]));
+    tags.push_back(std::move(d));
+  }
+  return tags;
+}
+
 template <class T>
-void write_typed(const fs::path& target, bool folder, const Volume& v, double unit) {
+void write_typed(const fs::path& target, bool folder, SliceFormat slices, const Volume& v, double unit) {
   auto image = to_image<T>(v, unit);
   const fs::path temp = temp_beside(target);
   std::error_code ignored;
   try {
     if (folder) {
       fs::create_directory(temp);
+      const bool dicom = slices == SliceFormat::dicom;
       auto names = itk::NumericSeriesFileNames::New();
       names->SetStartIndex(0);
       names->SetEndIndex(itk::SizeValueType(v.size[2] - 1));
-      names->SetSeriesFormat((temp / "slice_%04d.tif").string());
-      auto writer = itk::ImageSeriesWriter<itk::Image<T, 3>, itk::Image<T, 2>>::New();
+      names->SetSeriesFormat((temp / (dicom ? "slice_%04d.dcm" : "slice_%04d.tif")).string());
+      using Writer = itk::ImageSeriesWriter<itk::Image<T, 3>, itk::Image<T, 2>>;
+      auto writer = Writer::New();
       writer->SetInput(image);
-      writer->SetImageIO(itk::TIFFImageIO::New());
       writer->SetFileNames(names->GetFileNames());
+      const auto tags = dicom ? dicom_slice_tags(v) : decltype(dicom_slice_tags(v)){};
+      typename Writer::DictionaryArrayType dictionaries;
+      for (const auto& d : tags) dictionaries.push_back(d.get());
+      if (dicom) {
+        auto io = itk::GDCMImageIO::New();
+        io->KeepOriginalUIDOn();  // the UIDs set above, not ones ITK makes up
+        writer->SetImageIO(io);
+        writer->SetMetaDataDictionaryArray(&dictionaries);
+      } else {
+        writer->SetImageIO(itk::TIFFImageIO::New());
+      }
       writer->Update();
     } else {
       auto writer = itk::ImageFileWriter<itk::Image<T, 3>>::New();
@@ -97,7 +145,7 @@ void write_typed(const fs::path& target, bool folder, const Volume& v, double un
   }
   if (folder && fs::exists(target)) {
     // Replace an old folder of slices, nothing else.
-    const std::regex slice("slice_[0-9]{4,}\\.tif");
+    const std::regex slice("slice_[0-9]{4,}\\.(tif|dcm)");
     for (const auto& entry : fs::directory_iterator(target))
       if (!std::regex_match(entry.path().filename().string(), slice)) {
         fs::remove_all(temp, ignored);
@@ -115,7 +163,8 @@ void write_typed(const fs::path& target, bool folder, const Volume& v, double un
 
 }  // namespace
 
-void write_volume(const fs::path& path, const Volume& volume, const std::string& voxel_type, double header_unit) {
+void write_volume(const fs::path& path, const Volume& volume, const std::string& voxel_type, double header_unit,
+                  SliceFormat slices) {
   const bool folder = !path.empty() && path.string().back() == '/';
   const fs::path target = folder ? path.parent_path() : path;
   const fs::path dir = target.parent_path().empty() ? fs::path(".") : target.parent_path();
@@ -126,10 +175,12 @@ void write_volume(const fs::path& path, const Volume& volume, const std::string&
     if (fs::is_directory(target, ec)) throw FileError(target, "cannot write: it is a directory");
   }
   if (volume.values.size() != volume.voxel_count()) throw FileError(target, "cannot write: the volume's values do not fill its size");
-  if (voxel_type == "uint8") return write_typed<std::uint8_t>(target, folder, volume, header_unit);
-  if (voxel_type == "uint16") return write_typed<std::uint16_t>(target, folder, volume, header_unit);
-  if (voxel_type == "float32") return write_typed<float>(target, folder, volume, header_unit);
-  throw FileError(target, "cannot write voxels of type '" + voxel_type + "' (uint8, uint16, float32)");
+  const bool dicom = folder && slices == SliceFormat::dicom;
+  if (dicom) header_unit = 1e-3;  // DICOM lengths are mm
+  if (voxel_type == "uint8") return write_typed<std::uint8_t>(target, folder, slices, volume, header_unit);
+  if (voxel_type == "uint16") return write_typed<std::uint16_t>(target, folder, slices, volume, header_unit);
+  if (voxel_type == "float32" && !dicom) return write_typed<float>(target, folder, slices, volume, header_unit);
+  throw FileError(target, "cannot write voxels of type '" + voxel_type + (dicom ? "' as DICOM (uint8, uint16)" : "' (uint8, uint16, float32)"));
 }
 
 }  // namespace scree::ct

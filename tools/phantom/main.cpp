@@ -1,7 +1,8 @@
 // scree-phantom: a synthetic CT scan of known grains, to check scree-ct against.
-#include <fstream>
 #include <cmath>
+#include <fstream>
 #include <iostream>
+#include <utility>
 
 #include "ct/phantom.h"
 #include "ct/write_volume.h"
@@ -14,7 +15,7 @@ using namespace scree;
 
 int main(int argc, char** argv) {
   const cli::Tool tool{
-      "scree-phantom", "scree-phantom -o SCAN [--slices FOLDER/] [--labels FILE] [--truth CSV] [options]",
+      "scree-phantom", "scree-phantom -o SCAN [--slices FOLDER/] [--dicom FOLDER/] [--labels FILE] [--truth CSV] [options]",
       "Writes a synthetic CT scan: twelve spheres and superellipsoids, 5 to 11 voxels in\n"
       "radius, at random places and turns, some in contact (two pairs, a superellipsoid with a\n"
       "sphere against it, a chain of three), rendered by the fraction of each voxel they fill,\n"
@@ -23,6 +24,7 @@ int main(int argc, char** argv) {
       "mm. --truth lists each grain's shape, closed-form volume and centre.",
       "  -o FILE            the scan (required)\n"
       "      --slices DIR/  the same scan as a folder of TIFF slices\n"
+      "      --dicom DIR/   the same scan as a DICOM series (one file per slice)\n"
       "      --labels FILE  the true labels (voxel centres inside each grain)\n"
       "      --truth CSV    grain, shape, volume_m3, centroid_x_m, centroid_y_m, centroid_z_m, touches\n"
       "      --size N       voxels along each axis (default 96, at least 64)\n"
@@ -31,9 +33,10 @@ int main(int argc, char** argv) {
       "      --noise S      σ of the noise, grey values (default 6)\n"
       "      --seed S       random seed (default 1)\n",
       "  scree-phantom -o phantom.nrrd --truth truth.csv\n"
-      "  scree-phantom -o phantom.nrrd --slices phantom_tiff/ --labels truth.nrrd --noise 10\n"};
+      "  scree-phantom -o phantom.nrrd --slices phantom_tiff/ --labels truth.nrrd --noise 10\n"
+      "  scree-phantom -o phantom.nii --dicom phantom_dicom/\n"};
   return cli::run(tool, argc, argv, [&](const std::vector<std::string>& args) {
-    cli::Options o(args, {"-o", "--slices", "--labels", "--truth", "--size", "--voxel-size", "--blur", "--noise", "--seed"}, {});
+    cli::Options o(args, {"-o", "--slices", "--dicom", "--labels", "--truth", "--size", "--voxel-size", "--blur", "--noise", "--seed"}, {});
     if (!o.positional().empty()) throw cli::UsageError("unexpected argument '" + o.positional().front() + "'");
     const std::string out = o.required_text("-o");
     ct::PhantomOptions p;
@@ -53,11 +56,12 @@ int main(int argc, char** argv) {
     }
     if (o.has("--truth")) formats::check_writable(o.text("--truth"));
     ct::write_volume(out, phantom.grey, "uint8");
-    if (o.has("--slices")) {
-      std::string folder = o.text("--slices");
-      if (folder.back() != '/') folder += '/';
-      ct::write_volume(folder, phantom.grey, "uint8");
-    }
+    for (const auto& [option, format] : {std::pair{"--slices", ct::SliceFormat::tiff}, std::pair{"--dicom", ct::SliceFormat::dicom}})
+      if (o.has(option)) {
+        std::string folder = o.text(option);
+        if (folder.back() != '/') folder += '/';
+        ct::write_volume(folder, phantom.grey, "uint8", 1e-3, format);
+      }
     if (o.has("--labels")) {
       ct::Volume labels = phantom.grey;
       labels.values.assign(phantom.labels.values.begin(), phantom.labels.values.end());
