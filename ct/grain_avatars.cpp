@@ -180,12 +180,11 @@ GrainSet write_grain_avatars(const fs::path& folder, const Volume& volume, const
   GrainSet set;
   const double scan_voxel = *std::min_element(volume.spacing.begin(), volume.spacing.end());
   set.voxel_size = options.voxel_size > 0 ? options.voxel_size : scan_voxel;
-  // OpenVDB refuses transforms whose voxel volume is below 3e-15 (Maps.h: "Non-zero scale
-  // values required"): level sets in metres need voxels of 14.4 µm or more.
-  if (std::pow(set.voxel_size, 3) < 3e-15 * (1 + 1e-9))
-    throw std::invalid_argument("level-set voxel " + std::to_string(set.voxel_size) +
-                                " m is below OpenVDB's smallest (1.45e-5 m: its transforms need voxel volumes above "
-                                "3e-15 m³); give --ls-voxel-size 1.5e-5 or more");
+  try {
+    levelset::check_voxel_size(set.voxel_size);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(std::string("level-set ") + e.what() + "; give --ls-voxel-size 1.5e-5 or more");
+  }
   const levelset::NodeMethod method = levelset::parse_node_method(options.node_method);
   const auto boxes = grain_boxes(seg.labels);
   std::vector<std::uint32_t> kept;

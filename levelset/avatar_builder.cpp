@@ -12,6 +12,15 @@
 
 namespace scree::levelset {
 
+void check_voxel_size(double voxel_size) {
+  if (voxel_size < min_voxel_size) {
+    std::ostringstream s;
+    s << "voxel size " << voxel_size << " m is below OpenVDB's smallest, " << min_voxel_size
+      << " m (its transforms need voxel volumes above 3e-15 m³)";
+    throw std::invalid_argument(s.str());
+  }
+}
+
 double choose_voxel_size(const Vec3d& lower, const Vec3d& upper, double voxel_size, double voxels) {
   const double smallest = std::min({upper[0] - lower[0], upper[1] - lower[1], upper[2] - lower[2]});
   if (!(smallest > 0)) throw std::invalid_argument("the shape has no extent along one axis");
@@ -28,6 +37,7 @@ double choose_voxel_size(const Vec3d& lower, const Vec3d& upper, double voxel_si
       << smallest << " m), at least " << min_voxels_across << " needed";
     throw std::invalid_argument(s.str());
   }
+  check_voxel_size(voxel_size);
   return voxel_size;
 }
 

@@ -15,11 +15,17 @@
 namespace scree::levelset {
 
 inline constexpr double min_voxels_across = 4;
+// OpenVDB refuses transforms whose voxel volume is below 3e-15 (Maps.h: "Non-zero scale
+// values required"): level sets in metres need voxels of 14.5 µm or more.
+inline constexpr double min_voxel_size = 1.45e-5;
+
+// std::invalid_argument saying so for a voxel size below min_voxel_size.
+void check_voxel_size(double voxel_size);
 inline constexpr double min_band = 2 * heaviside_half_width;  // voxels outside
 
 // The voxel size that puts `voxels` voxels across the smallest side of [lower, upper];
 // std::invalid_argument when `voxel_size` (given) or `voxels` leaves fewer than
-// min_voxels_across, or neither is positive.
+// min_voxels_across, neither is positive, or the voxel is below min_voxel_size.
 double choose_voxel_size(const Vec3d& lower, const Vec3d& upper, double voxel_size, double voxels);
 
 // Fast marching from the samples: interior filled, `band` voxels kept outside.

@@ -124,6 +124,10 @@ TEST(CtTool, BadInputsGetOneLine) {
   ASSERT_EQ(run_tool(dir, "scree-phantom", in_dir(dir, "-o DIR/p.nrrd --slices DIR/slices/")).status, 0);
   r = run_tool(dir, "scree-ct", in_dir(dir, "DIR/slices/slice_0000.tif --voxel-size 1e-4 --no-plot -o DIR/out"));
   expect_refusal(dir, r, "scree-ct", 1, "slice_0000.tif: is a 2-D image (96 × 96)", dir / "out");
+  // Voxels finer than OpenVDB holds in metres, and the way out.
+  r = run_tool(dir, "scree-ct", in_dir(dir, "DIR/slices --voxel-size 1e-5 --no-plot -o DIR/out"));
+  expect_refusal(dir, r, "scree-ct", 1, "level-set voxel size 1e-05 m is below OpenVDB's smallest, 1.45e-05 m", dir / "out");
+  EXPECT_NE(r.err.find("give --ls-voxel-size 1.5e-5 or more"), std::string::npos) << r.err;
 }
 
 }  // namespace

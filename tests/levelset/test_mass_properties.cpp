@@ -118,6 +118,10 @@ TEST(MassProperties, ResolutionChecks) {
   expect_error([&] { choose_voxel_size(lo, hi, 0, 3); }, {"grid too coarse: 3 voxels across", "at least 4"});
   expect_error([&] { choose_voxel_size(lo, hi, 0.5, 0); }, {"grid too coarse: 2 voxels across"});
   expect_error([&] { choose_voxel_size(lo, hi, -1, 0); }, {"voxel size must be > 0"});
+  // OpenVDB's smallest voxel in metres: 14.5 µm.
+  const Vec3d grain(1e-4);
+  EXPECT_DOUBLE_EQ(choose_voxel_size(Vec3d(0), grain, 1.45e-5, 0), 1.45e-5);
+  expect_error([&] { choose_voxel_size(Vec3d(0), grain, 0, 20); }, {"voxel size 5e-06 m is below OpenVDB's smallest, 1.45e-05 m"});
 }
 
 }  // namespace

@@ -96,6 +96,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"ExponentOutOfRange", "scree-shape", "superellipsoid --radii 1,1,1 --eps-e 3 --eps-n 1",
                  "eps_e must be in [0.1, 2], got 3", 2},
         BadInput{"TooCoarse", "scree-shape", "ellipsoid --radii 1,2,3 --voxels 3", "grid too coarse: 3 voxels across", 2},
+        BadInput{"VoxelBelowOpenVDBs", "scree-shape", "sphere --radius 1e-5", "below OpenVDB's smallest, 1.45e-05 m", 2},
         BadInput{"GridTooLarge", "scree-shape", "sphere --radius 1 --voxels 2000", "points is too large", 2},
         BadInput{"BadNumber", "scree-shape", "sphere --radius abc", "--radius: expects a number, got 'abc'", 2},
         BadInput{"UnknownShape", "scree-shape", "cube --radius 1", "unknown shape 'cube'", 2},
