@@ -201,7 +201,7 @@ std::vector<GrainTemplate> read_templates(Map& top, const Case& c) {
       for (const LibraryGrain& g : read_grain_library(file).grains) {
         if (!names.insert(g.name).second)
           m.fail("library", "the library's grain '" + g.name + "' has the name of another template");
-        entries.push_back({g.name, g.file, std::nullopt, material});
+        entries.push_back({g.name, g.file, std::nullopt, material, file});
       }
       continue;
     }

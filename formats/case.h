@@ -100,6 +100,7 @@ struct GrainTemplate {
   std::filesystem::path file;           // avatar .vdb; empty for an analytic sphere
   std::optional<double> sphere_radius;  // an analytic sphere of this radius, m
   std::string material;
+  std::filesystem::path library;        // the grain library it came from; empty if none
 
   bool operator==(const GrainTemplate&) const = default;
 };

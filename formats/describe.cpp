@@ -55,8 +55,24 @@ std::string describe_case(const std::filesystem::path& file) {
     << "  materials     ";
   for (size_t i = 0; i < c.materials.size(); ++i) s << (i ? ", " : "") << c.materials[i].name;
   s << "\n  initial state " << file_status(c.initial_state) << "\n";
-  for (const auto& t : c.templates)
-    s << "  template      " << t.name << ": " << file_status(t.file) << "\n";
+  // A library's grains in one line (a scan gives hundreds), with any missing file named.
+  for (std::size_t i = 0; i < c.templates.size();) {
+    const GrainTemplate& t = c.templates[i];
+    if (t.library.empty()) {
+      s << "  template      " << t.name << ": " << file_status(t.file) << "\n";
+      ++i;
+      continue;
+    }
+    std::size_t end = i;
+    while (end < c.templates.size() && c.templates[end].library == t.library) ++end;
+    s << "  templates     " << end - i << " from library " << t.library.string() << " (" << t.name;
+    if (end - i > 1) s << " to " << c.templates[end - 1].name;
+    s << ")\n";
+    std::error_code ec;
+    for (; i < end; ++i)
+      if (!std::filesystem::exists(c.templates[i].file, ec))
+        s << "                " << c.templates[i].name << ": " << file_status(c.templates[i].file) << "\n";
+  }
   if (c.terrain) s << "  terrain       " << file_status(c.terrain->file) << "\n";
   for (const auto& w : c.walls)
     s << "  wall          " << w.name << " (" << (w.type == WallType::plane ? "plane" : "box") << ")\n";

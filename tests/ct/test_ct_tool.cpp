@@ -75,6 +75,15 @@ TEST(CtTool, RealScanGreyAndSegmentedAgree) {
   EXPECT_EQ(c.templates.front().name, "grain_0001");
   EXPECT_EQ(c.templates.front().file, dir / "grey/grain_0001.vdb");
   EXPECT_TRUE(std::filesystem::exists(c.templates.back().file));
+  EXPECT_EQ(c.templates.back().library, dir / "grey/library.yaml");
+  // scree-info sums the library up in one line, and names a grain whose file is gone.
+  std::filesystem::remove(dir / "grey/grain_0002.vdb");
+  const ToolRun info = run_tool(dir, "scree-info", in_dir(dir, "DIR/case.yaml"));
+  const std::string summary = "templates     " + std::to_string(d_grey.size()) + " from library " +
+                              (dir / "grey/library.yaml").string() + " (grain_0001 to grain_" ;
+  EXPECT_NE(info.out.find(summary), std::string::npos) << info.out;
+  EXPECT_NE(info.out.find("grain_0002: " + (dir / "grey/grain_0002.vdb").string() + "  (missing)"), std::string::npos) << info.out;
+  EXPECT_EQ(info.out.find("grain_0003:"), std::string::npos) << info.out;
 }
 
 // The phantom as a TIFF stack through the tools: twelve grains, the volumes of its truth

@@ -24,7 +24,7 @@ constexpr double pi = std::numbers::pi;
 formats::Case sphere_case(double radius) {
   formats::Case c;
   c.materials.push_back({"rock", 2650.0, 0.5, 0.2});
-  c.templates.push_back({"ball", {}, radius, "rock"});
+  c.templates.push_back({"ball", {}, radius, "rock", {}});
   return c;
 }
 
