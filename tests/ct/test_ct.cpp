@@ -134,6 +134,13 @@ TEST(PointSpread, FitRecoversTheWidthOfABlurredStep) {
   EXPECT_THROW(fit_edge_profile({samples.begin(), samples.begin() + 10}, 0.05 * h, 5 * h), std::invalid_argument);
 }
 
+// The phantom's grains, thresholded halfway between its two grey levels (ISO-50).
+Segmentation segment_halfway(const Volume& grey) {
+  SegmentOptions seg;
+  seg.halfway = true;
+  return segment(grey, seg, "phantom");
+}
+
 // The phantom's point spread is its Gaussian blur and the voxels' own width (variance 1/12
 // voxel²), √(σ² + 1/12). Fitted on the grains' edges it reads within 5 % of that for a blur
 // of 0.8 and of 1.4 voxels (+4.2 % and +0.2 %: the level set's distances run a little long
@@ -148,9 +155,7 @@ TEST_P(PhantomBlur, PointSpreadFittedOnTheEdges) {
   PhantomOptions options;
   options.blur = GetParam();
   const Phantom phantom = make_phantom(options);
-  SegmentOptions seg;
-  seg.halfway = true;
-  const Segmentation s = segment(phantom.grey, seg, "phantom");
+  const Segmentation s = segment_halfway(phantom.grey);
   AvatarOptions avatars;
   avatars.nodes = 100;
   const double expected = std::sqrt(options.blur * options.blur + 1.0 / 12) * options.voxel_size;
@@ -215,9 +220,7 @@ TEST(PhantomScan, WithoutTheBlurCorrectionSmallGrainsShrink) {
   TempDir dir;
   const PhantomOptions options;
   const Phantom phantom = make_phantom(options);
-  SegmentOptions seg;
-  seg.halfway = true;
-  const Segmentation s = segment(phantom.grey, seg, "phantom");
+  const Segmentation s = segment_halfway(phantom.grey);
   AvatarOptions avatars;
   avatars.nodes = 100;
   const GrainSet set = write_grain_avatars(dir.path(), phantom.grey, s, avatars);
