@@ -6,11 +6,11 @@
 #include <itkImageFileWriter.h>
 #include <itkImageIOFactory.h>
 #include <itkImageSeriesWriter.h>
+#include <itkMetaDataObject.h>
 #include <itkMetaImageIO.h>
 #include <itkNiftiImageIO.h>
 #include <itkNrrdImageIO.h>
 #include <itkNumericSeriesFileNames.h>
-#include <itkMetaDataObject.h>
 #include <itkTIFFImageIO.h>
 #include <unistd.h>
 

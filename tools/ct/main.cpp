@@ -120,8 +120,8 @@ int main(int argc, char** argv) {
       "      --no-plot          skip size_distribution.png (no display needed)\n",
       "  scree-phantom -o phantom.nrrd && scree-ct phantom.nrrd -o grains\n"
       "  scree-ct scan/ --voxel-size 2e-5 --smooth 1 -o sand          # a folder of TIFF slices\n"
-      "  scree-ct steel.raw --raw 100,100,100 --voxel-size 1e-5 --smooth 1 -o steel\n"
-      "  scree-ct steel_bw.raw --raw 100,100,100 --voxel-size 1e-5 --input mask --dark-solid -o steel\n"
+      "  scree-ct steel.raw --raw 100,100,100 --voxel-size 2e-5 --smooth 1 -o steel\n"
+      "  scree-ct steel_bw.raw --raw 100,100,100 --voxel-size 2e-5 --input mask --dark-solid -o steel\n"
       "  scree-ct labels.nii --input labels --drop-border -o grains\n"};
   return cli::run(tool, argc, argv, [&](const std::vector<std::string>& args) {
     cli::Options o(args,
