@@ -65,7 +65,7 @@ void plot_size_distribution(const std::filesystem::path& png, const GrainSet& se
     by_volume.x.push_back(d), by_volume.y.push_back(100 * volume / total);
     by_number.x.push_back(d), by_number.y.push_back(100.0 * double(i + 1) / double(sorted.size()));
   }
-  post::LineChart chart{title, "equivalent diameter (mm)", "finer (%)", {by_volume, by_number}};
+  post::LineChart chart{title, "equivalent diameter (mm)", "finer (%)", {by_volume, by_number}, true};
   post::plot_lines(png, chart, post::ImageSize{1000, 650});
 }
 

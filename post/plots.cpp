@@ -89,6 +89,7 @@ void plot_lines(const std::filesystem::path& png, const LineChart& spec, ImageSi
   style_axis(chart->GetAxis(vtkAxis::LEFT), spec.y_label);
   chart->SetShowLegend(spec.series.size() > 1);
   chart->GetLegend()->GetLabelProperties()->SetFontSize(15);
+  if (spec.legend_bottom_right) chart->GetLegend()->SetVerticalAlignment(vtkChartLegend::BOTTOM);
   std::vector<vtkSmartPointer<vtkTable>> tables;
   for (std::size_t k = 0; k < spec.series.size(); ++k) {
     const Series& s = spec.series[k];

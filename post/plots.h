@@ -25,6 +25,7 @@ struct Series {
 struct LineChart {
   std::string title, x_label, y_label;
   std::vector<Series> series;
+  bool legend_bottom_right = false;  // top right otherwise; a rising curve keeps clear of it
 };
 
 // Atomic, as every writer here. FileError naming the file when it cannot be written.
