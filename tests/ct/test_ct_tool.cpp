@@ -141,32 +141,32 @@ TEST(CtTool, WarnsWhenTheThresholdCutsThroughNoise) {
 
 TEST(CtTool, BadInputsGetOneLine) {
   TempDir dir;
+  // scree-ct with `args` (DIR: the test's folder) refuses with `status` and `message`, and
+  // leaves no output folder.
+  const auto refused = [&](const std::string& args, int status, const std::string& message) {
+    const ToolRun r = run_tool(dir, "scree-ct", in_dir(dir, args + " -o DIR/out"));
+    expect_refusal(dir, r, "scree-ct", status, message, dir / "out");
+    return r;
+  };
   write_text(dir / "short.raw", std::string(100 * 100 * 99, '\0'));
-  ToolRun r = run_tool(dir, "scree-ct", in_dir(dir, "DIR/short.raw --raw 100,100,100 --voxel-size 2e-5 --no-plot -o DIR/out"));
-  expect_refusal(dir, r, "scree-ct", 1, "short.raw: is 990000 bytes, but 100 × 100 × 100 uint8 voxels need 1000000", dir / "out");
+  refused("DIR/short.raw --raw 100,100,100 --voxel-size 2e-5 --no-plot", 1,
+          "short.raw: is 990000 bytes, but 100 × 100 × 100 uint8 voxels need 1000000");
   write_text(dir / "flat.raw", std::string(1000, '\x80'));
-  r = run_tool(dir, "scree-ct", in_dir(dir, "DIR/flat.raw --raw 10,10,10 --voxel-size 2e-5 --no-plot -o DIR/out"));
-  expect_refusal(dir, r, "scree-ct", 1, "flat.raw: has one grey value everywhere (128)", dir / "out");
+  refused("DIR/flat.raw --raw 10,10,10 --voxel-size 2e-5 --no-plot", 1, "flat.raw: has one grey value everywhere (128)");
   write_text(dir / "solid.raw", std::string(1000, '\xff'));
-  r = run_tool(dir, "scree-ct", in_dir(dir, "DIR/solid.raw --raw 10,10,10 --voxel-size 2e-5 --input mask --no-plot -o DIR/out"));
-  expect_refusal(dir, r, "scree-ct", 1, "solid.raw: is solid everywhere", dir / "out");
-  r = run_tool(dir, "scree-ct", in_dir(dir, "DIR/solid.raw --raw 10,10,10 --voxel-size 2e-5 --dark-solid --input mask --no-plot -o DIR/out"));
-  expect_refusal(dir, r, "scree-ct", 1, "solid.raw: holds no solid", dir / "out");
-  r = run_tool(dir, "scree-ct", in_dir(dir, "DIR/solid.raw --raw 100,10 --no-plot -o DIR/out"));
-  expect_refusal(dir, r, "scree-ct", 2, "--raw", dir / "out");
-  r = run_tool(dir, "scree-ct", in_dir(dir, "DIR/solid.raw --type uint8 --no-plot -o DIR/out"));
-  expect_refusal(dir, r, "scree-ct", 2, "--raw", dir / "out");
-  r = run_tool(dir, "scree-ct", in_dir(dir, "DIR/solid.raw --raw 10,10,10 --voxel-size 2e-5 --input mask --point-spread auto -o DIR/out"));
-  expect_refusal(dir, r, "scree-ct", 2, "--point-spread auto needs grey values", dir / "out");
-  r = run_tool(dir, "scree-ct", in_dir(dir, "DIR/solid.raw --raw 10,10,10 --voxel-size 2e-5 --point-spread wide -o DIR/out"));
-  expect_refusal(dir, r, "scree-ct", 2, "--point-spread", dir / "out");
+  refused("DIR/solid.raw --raw 10,10,10 --voxel-size 2e-5 --input mask --no-plot", 1, "solid.raw: is solid everywhere");
+  refused("DIR/solid.raw --raw 10,10,10 --voxel-size 2e-5 --dark-solid --input mask --no-plot", 1, "solid.raw: holds no solid");
+  refused("DIR/solid.raw --raw 100,10 --no-plot", 2, "--raw");
+  refused("DIR/solid.raw --type uint8 --no-plot", 2, "--raw");
+  refused("DIR/solid.raw --raw 10,10,10 --voxel-size 2e-5 --input mask --point-spread auto", 2,
+          "--point-spread auto needs grey values");
+  refused("DIR/solid.raw --raw 10,10,10 --voxel-size 2e-5 --point-spread wide", 2, "--point-spread");
   // A 2-D image: one slice of the phantom.
   ASSERT_EQ(run_tool(dir, "scree-phantom", in_dir(dir, "-o DIR/p.nrrd --slices DIR/slices/")).status, 0);
-  r = run_tool(dir, "scree-ct", in_dir(dir, "DIR/slices/slice_0000.tif --voxel-size 1e-4 --no-plot -o DIR/out"));
-  expect_refusal(dir, r, "scree-ct", 1, "slice_0000.tif: is a 2-D image (96 × 96)", dir / "out");
+  refused("DIR/slices/slice_0000.tif --voxel-size 1e-4 --no-plot", 1, "slice_0000.tif: is a 2-D image (96 × 96)");
   // Voxels finer than OpenVDB holds in metres, and the way out.
-  r = run_tool(dir, "scree-ct", in_dir(dir, "DIR/slices --voxel-size 1e-5 --no-plot -o DIR/out"));
-  expect_refusal(dir, r, "scree-ct", 1, "level-set voxel size 1e-05 m is below OpenVDB's smallest, 1.45e-05 m", dir / "out");
+  const ToolRun r = refused("DIR/slices --voxel-size 1e-5 --no-plot", 1,
+                            "level-set voxel size 1e-05 m is below OpenVDB's smallest, 1.45e-05 m");
   EXPECT_NE(r.err.find("give --ls-voxel-size 1.5e-5 or more"), std::string::npos) << r.err;
 }
 
