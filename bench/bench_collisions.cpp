@@ -6,7 +6,7 @@
 #include <numbers>
 #include <random>
 
-#include "solver/energy_tracking.h"
+#include "solver/impulse/energy_tracking.h"
 
 namespace {
 

@@ -8,7 +8,7 @@
 #include <random>
 
 #include "levelset/avatar_builder.h"
-#include "solver/template_from_avatar.h"
+#include "geometry/template_from_avatar.h"
 
 namespace {
 
@@ -42,7 +42,7 @@ const Setup& setup() {
 
 void BM_FlatTemplate(benchmark::State& state) {
   const Setup& s = setup();
-  const solver::ShapeTemplate shape = solver::template_from_avatar(s.avatar);
+  const geometry::ShapeTemplate shape = geometry::template_from_avatar(s.avatar);
   double sum = 0;
   for (auto _ : state)
     for (const auto& p : s.points) sum += shape.value(p);
@@ -58,7 +58,7 @@ BENCHMARK(BM_FlatTemplate)->Unit(benchmark::kMillisecond);
 // what sampling costs at the least on this machine.
 void BM_DenseTrilinearBound(benchmark::State& state) {
   const Setup& s = setup();
-  const solver::ShapeTemplate shape = solver::template_from_avatar(s.avatar);
+  const geometry::ShapeTemplate shape = geometry::template_from_avatar(s.avatar);
   const auto [nx, ny, nz] = shape.dims();
   std::vector<float> dense(std::size_t(nx) * std::size_t(ny) * std::size_t(nz));
   std::mt19937 rng(7);

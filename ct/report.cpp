@@ -7,7 +7,7 @@
 #include "formats/atomic_file.h"
 #include "formats/error.h"
 #include "formats/grain_library.h"
-#include "post/plots.h"
+#include "plot/plots.h"
 
 namespace scree::ct {
 

@@ -68,43 +68,17 @@ std::string below_one(double v) {
 
 Scheme read_scheme(Map m) {
   Scheme s;
-  const std::vector<std::string> types{"impulse", "penalty", "pgs"};
-  std::string type = m.choice("type", types);
-  for (const auto& other : types)
-    if (other != type && m.has(other))
-      m.fail(other, "parameters for scheme '" + other + "' but scheme.type is '" + type + "'");
-  if (type == "impulse") {
-    s.type = SchemeType::impulse;
-    if (m.has("impulse")) {
-      Map p = m.map("impulse");
-      auto& q = s.impulse;
-      q.increments = int(p.integer_or("increments", q.increments, 1, 1'000'000));
-      q.group_tolerance = p.real_or("group_tolerance", q.group_tolerance, below_one);
-      q.max_rounds = int(p.integer_or("max_rounds", q.max_rounds, 1, INT_MAX));
-      q.boundary_iterations =
-          int(p.integer_or("boundary_iterations", q.boundary_iterations, 0, INT_MAX));
-      p.finish();
-    }
-  } else if (type == "penalty") {
-    s.type = SchemeType::penalty;
-    Map p = m.map("penalty");  // stiffnesses have no sensible default
-    auto& q = s.penalty;
-    q.normal_stiffness = p.real("normal_stiffness", yaml::positive);
-    q.tangential_stiffness = p.real("tangential_stiffness", yaml::non_negative);
-    q.local_damping = p.real_or("local_damping", q.local_damping, below_one);
+  const std::string type = m.choice("type", {"impulse", "penalty", "pgs"});
+  if (type != "impulse")
+    m.fail("type", "'" + type + "' is not available yet: scree runs the impulse scheme only (scheme.type: impulse)");
+  if (m.has("impulse")) {
+    Map p = m.map("impulse");
+    auto& q = s.impulse;
+    q.increments = int(p.integer_or("increments", q.increments, 1, 1'000'000));
+    q.group_tolerance = p.real_or("group_tolerance", q.group_tolerance, below_one);
+    q.max_rounds = int(p.integer_or("max_rounds", q.max_rounds, 1, INT_MAX));
+    q.boundary_iterations = int(p.integer_or("boundary_iterations", q.boundary_iterations, 0, INT_MAX));
     p.finish();
-  } else {
-    s.type = SchemeType::pgs;
-    if (m.has("pgs")) {
-      Map p = m.map("pgs");
-      auto& q = s.pgs;
-      q.iterations = int(p.integer_or("iterations", q.iterations, 1, INT_MAX));
-      q.tolerance = p.real_or("tolerance", q.tolerance, yaml::positive);
-      q.warm_start = p.real_or("warm_start", q.warm_start, yaml::unit_interval);
-      q.relaxation_steps = p.real_or("relaxation_steps", q.relaxation_steps, yaml::positive);
-      q.stiffness = p.real_or("stiffness", q.stiffness, yaml::positive);
-      p.finish();
-    }
   }
   m.finish();
   return s;
@@ -166,23 +140,6 @@ void read_materials(Map& top, Case& c) {
     m.finish();
     c.interactions.push_back(in);
   }
-}
-
-// A list of {name, file, material} entries (templates, membranes): things that move, so
-// their material needs a density.
-template <class Entry>
-std::vector<Entry> read_file_list(Map& top, const Case& c, const std::string& key) {
-  std::vector<Entry> entries;
-  std::set<std::string> names;
-  for (Map m : top.list(key)) {
-    Entry e;
-    e.name = unique_name(m, names);
-    e.file = resolve(c.file, m.text("file"));
-    e.material = material_ref(m, c, true);
-    m.finish();
-    entries.push_back(e);
-  }
-  return entries;
 }
 
 // Templates: an avatar `file`, an analytic `sphere` of the given radius, or a grain
@@ -258,24 +215,23 @@ void read_walls(Map& top, Case& c) {
 }
 
 
-ParallelSettings read_parallel(Map m) {
-  ParallelSettings p;
+// One rank runs today: `auto` and [1, 1, 1] are what it does; any other grid is refused.
+void check_parallel(Map m) {
   if (m.has("ranks")) {
     YAML::Node r = m.node("ranks");
-    bool is_auto = r.IsScalar() && r.Scalar() == "auto";
-    if (!is_auto) {
+    if (!(r.IsScalar() && r.Scalar() == "auto")) {
+      long long n[3] = {0, 0, 0};
       if (!r.IsSequence() || r.size() != 3)
         m.fail("ranks", "expected 'auto' or a list of 3 positive integers [nx, ny, nz]");
-      for (int k = 0; k < 3; ++k) {
-        long long n = 0;
-        if (!YAML::convert<long long>::decode(r[k], n) || n < 1 || n > 65536)
+      for (int k = 0; k < 3; ++k)
+        if (!YAML::convert<long long>::decode(r[k], n[k]) || n[k] < 1 || n[k] > 65536)
           m.fail("ranks", "expected 'auto' or a list of 3 positive integers [nx, ny, nz]");
-        p.ranks[k] = int(n);
-      }
+      if (n[0] * n[1] * n[2] != 1)
+        m.fail("ranks", "[" + std::to_string(n[0]) + ", " + std::to_string(n[1]) + ", " + std::to_string(n[2]) +
+                            "]: MPI domain decomposition is not available yet: scree-solve runs one rank (ranks: auto)");
     }
   }
   m.finish();
-  return p;
 }
 
 }  // namespace
@@ -319,15 +275,10 @@ Case read_case(const std::filesystem::path& file) {
     m.finish();
   }
   if (top.has("walls")) read_walls(top, c);
-  if (top.has("membranes")) c.membranes = read_file_list<MembraneSettings>(top, c, "membranes");
-  if (top.has("domain")) {
-    Map m = top.map("domain");
-    Domain d{m.vec3("min"), m.vec3("max")};
-    require_ordered_box(m, d.min, d.max);
-    m.finish();
-    c.domain = d;
-  }
-  if (top.has("parallel")) c.parallel = read_parallel(top.map("parallel"));
+  if (top.has("membranes")) top.fail("membranes", "flexible nets are not available yet: remove the key to run without them");
+  if (top.has("domain"))
+    top.fail("domain", "removing the grains that leave a box is not available yet: remove the key to keep every grain");
+  if (top.has("parallel")) check_parallel(top.map("parallel"));
   top.finish();
   return c;
 }

@@ -57,38 +57,8 @@ void emit_scheme(CaseEmitter& e, const Scheme& s) {
       e.integer("max_rounds", s.impulse.max_rounds);
       e.integer("boundary_iterations", s.impulse.boundary_iterations);
       break;
-    case SchemeType::penalty:
-      e.text("type", "penalty");
-      e.begin_map("penalty");
-      e.real("normal_stiffness", s.penalty.normal_stiffness);
-      e.real("tangential_stiffness", s.penalty.tangential_stiffness);
-      e.real("local_damping", s.penalty.local_damping);
-      break;
-    case SchemeType::pgs:
-      e.text("type", "pgs");
-      e.begin_map("pgs");
-      e.integer("iterations", s.pgs.iterations);
-      e.real("tolerance", s.pgs.tolerance);
-      e.real("warm_start", s.pgs.warm_start);
-      e.real("relaxation_steps", s.pgs.relaxation_steps);
-      e.real("stiffness", s.pgs.stiffness);
-      break;
   }
   e.out() << YAML::EndMap << YAML::EndMap;
-}
-
-// Entries of {name, file, material}: membranes.
-template <class Entry>
-void emit_file_list(CaseEmitter& e, const char* key, const std::vector<Entry>& entries) {
-  e.begin_list(key);
-  for (const auto& x : entries) {
-    e.out() << YAML::BeginMap;
-    e.text("name", x.name);
-    e.path("file", x.file);
-    e.text("material", x.material);
-    e.out() << YAML::EndMap;
-  }
-  e.out() << YAML::EndSeq;
 }
 
 void emit_case(CaseEmitter& e, const Case& c) {
@@ -179,22 +149,7 @@ void emit_case(CaseEmitter& e, const Case& c) {
     }
     e.out() << YAML::EndSeq;
   }
-  if (!c.membranes.empty()) emit_file_list(e, "membranes", c.membranes);
-  if (c.domain) {
-    e.begin_map("domain");
-    e.vec3("min", c.domain->min);
-    e.vec3("max", c.domain->max);
-    e.out() << YAML::EndMap;
-  }
-  e.begin_map("parallel");
-  const auto& r = c.parallel.ranks;
-  if (r == std::array<int, 3>{0, 0, 0}) {
-    e.text("ranks", "auto");
-  } else {
-    e.key("ranks");
-    e.out() << YAML::Flow << YAML::BeginSeq << r[0] << r[1] << r[2] << YAML::EndSeq;
-  }
-  e.out() << YAML::EndMap << YAML::EndMap;
+  e.out() << YAML::EndMap;
 }
 
 }  // namespace

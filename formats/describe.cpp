@@ -33,8 +33,6 @@ std::string file_status(const std::filesystem::path& p) {
 const char* scheme_name(SchemeType t) {
   switch (t) {
     case SchemeType::impulse: return "impulse (energy tracking)";
-    case SchemeType::penalty: return "penalty";
-    case SchemeType::pgs: return "nonsmooth (projected Gauss-Seidel)";
   }
   return "?";
 }
@@ -58,6 +56,11 @@ std::string describe_case(const std::filesystem::path& file) {
   // A library's grains in one line (a scan gives hundreds), with any missing file named.
   for (std::size_t i = 0; i < c.templates.size();) {
     const GrainTemplate& t = c.templates[i];
+    if (t.sphere_radius) {
+      s << "  template      " << t.name << ": sphere of radius " << *t.sphere_radius << " m\n";
+      ++i;
+      continue;
+    }
     if (t.library.empty()) {
       s << "  template      " << t.name << ": " << file_status(t.file) << "\n";
       ++i;
@@ -76,9 +79,6 @@ std::string describe_case(const std::filesystem::path& file) {
   if (c.terrain) s << "  terrain       " << file_status(c.terrain->file) << "\n";
   for (const auto& w : c.walls)
     s << "  wall          " << w.name << " (" << (w.type == WallType::plane ? "plane" : "box") << ")\n";
-  for (const auto& m : c.membranes)
-    s << "  membrane      " << m.name << ": " << file_status(m.file) << "\n";
-  if (c.domain) s << "  domain        " << vec(c.domain->min) << " to " << vec(c.domain->max) << "\n";
   return s.str();
 }
 

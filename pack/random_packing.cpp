@@ -9,7 +9,7 @@
 #include <sstream>
 #include <unordered_map>
 
-#include "solver/narrow_phase.h"
+#include "solver/contacts/narrow_phase.h"
 
 namespace scree::pack {
 
@@ -44,10 +44,10 @@ struct Candidate {
   double reach = 0;
 };
 
-const solver::GrainShape& shape_of(const PackRequest& r, const Candidate& c) { return r.shapes[c.shape]; }
+const geometry::GrainShape& shape_of(const PackRequest& r, const Candidate& c) { return r.shapes[c.shape]; }
 
 void place(Candidate& c, const PackRequest& r, const std::vector<Vector3d>& unit_sphere) {
-  const solver::GrainShape& s = shape_of(r, c);
+  const geometry::GrainShape& s = shape_of(r, c);
   c.surface.clear();
   if (s.level_set) {
     const Eigen::Matrix3d turn = c.pose.orientation.toRotationMatrix();
@@ -59,7 +59,7 @@ void place(Candidate& c, const PackRequest& r, const std::vector<Vector3d>& unit
 
 // Whether a world point lies outside a placed grain by at least `clearance`.
 bool outside(const PackRequest& r, const Candidate& g, const Vector3d& p, double clearance) {
-  const solver::GrainShape& s = shape_of(r, g);
+  const geometry::GrainShape& s = shape_of(r, g);
   if (!s.level_set) return (p - g.pose.position).norm() >= s.sphere_radius * g.scale + clearance;
   return solver::posed_value(*s.level_set, g.pose, p) >= clearance;
 }
@@ -67,7 +67,7 @@ bool outside(const PackRequest& r, const Candidate& g, const Vector3d& p, double
 bool apart(const PackRequest& r, const Candidate& a, const Candidate& b) {
   const double distance = (a.pose.position - b.pose.position).norm();
   if (distance >= 1.1 * (a.reach + b.reach)) return true;
-  const solver::GrainShape &sa = shape_of(r, a), &sb = shape_of(r, b);
+  const geometry::GrainShape &sa = shape_of(r, a), &sb = shape_of(r, b);
   if (!sa.level_set && !sb.level_set) return distance >= (sa.sphere_radius * a.scale + sb.sphere_radius * b.scale);
   // Nodes are kept a hair (1e-4 of the smaller reach) outside the other grain, so that the
   // solver, which places contact points its own way, finds no overlap at all; a surface may
@@ -96,7 +96,7 @@ bool clear_of_walls(const std::vector<formats::Wall>& walls, const Candidate& c)
 
 bool clear_of_terrain(const PackRequest& r, const Candidate& c) {
   if (!r.terrain) return true;
-  const solver::GrainShape& s = shape_of(r, c);
+  const geometry::GrainShape& s = shape_of(r, c);
   if (!s.level_set) return r.terrain->clear_of(c.pose.position, s.sphere_radius * c.scale);
   for (const Vector3d& p : c.surface)
     if (r.terrain->value(p) < 0) return false;
@@ -177,7 +177,7 @@ std::vector<std::uint32_t> apportion(const std::vector<double>& proportions, std
   return shapes;
 }
 
-double equivalent_diameter(const solver::GrainShape& shape) { return 2 * std::cbrt(3 * shape.volume / (4 * std::numbers::pi)); }
+double equivalent_diameter(const geometry::GrainShape& shape) { return 2 * std::cbrt(3 * shape.volume / (4 * std::numbers::pi)); }
 
 PackResult pack_grains(const PackRequest& r, const ReleaseRegion& region) {
   if (r.proportions.size() != r.shapes.size() ||

@@ -16,18 +16,18 @@
 #include "formats/state.h"
 #include "pack/release_region.h"
 #include "pack/size_distribution.h"
-#include "solver/world.h"
+#include "geometry/grain_shape.h"
 
 namespace scree::pack {
 
 struct PackRequest {
-  std::vector<solver::GrainShape> shapes;  // one per case template
+  std::vector<geometry::GrainShape> shapes;  // one per case template
   std::vector<double> proportions;         // by number, one per template, ≥ 0, not all 0
   SizeDistribution sizes;
   std::optional<std::size_t> count;  // none: fill until a grain finds no place
   std::uint64_t seed = 1;
   std::size_t attempts = 2000;       // places tried per grain before the region counts as full
-  std::shared_ptr<const solver::TerrainField> terrain;
+  std::shared_ptr<const geometry::TerrainField> terrain;
   std::vector<formats::Wall> walls;  // where the case has them at t = 0
   std::function<void(std::size_t done, std::size_t total)> progress;
 };
@@ -56,6 +56,6 @@ PackResult pack_grains(const PackRequest& request, const ReleaseRegion& region);
 std::vector<std::uint32_t> apportion(const std::vector<double>& proportions, std::size_t count);
 
 // The equivalent diameter of a template at scale 1: that of the sphere of its volume.
-double equivalent_diameter(const solver::GrainShape& shape);
+double equivalent_diameter(const geometry::GrainShape& shape);
 
 }  // namespace scree::pack

@@ -47,7 +47,7 @@ bool inside_polygon(const std::vector<Eigen::Vector2d>& c, double x, double y) {
 }  // namespace
 
 std::unique_ptr<ReleaseRegion> release_area(const std::filesystem::path& file, AreaKind kind, std::optional<double> thickness,
-                                            const formats::Terrain& terrain, std::shared_ptr<const solver::TerrainField> ground) {
+                                            const formats::Terrain& terrain, std::shared_ptr<const geometry::TerrainField> ground) {
   const double ox = terrain.origin_offset[0], oy = terrain.origin_offset[1];
   Eigen::Vector2d low(INFINITY, INFINITY), high(-INFINITY, -INFINITY);
   std::function<double(double, double)> depth;

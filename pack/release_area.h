@@ -20,6 +20,6 @@ enum class AreaKind { polygon, mask, thickness };
 // degrees, or an area that misses the terrain.
 std::unique_ptr<ReleaseRegion> release_area(const std::filesystem::path& file, AreaKind kind,
                                             std::optional<double> thickness, const formats::Terrain& terrain,
-                                            std::shared_ptr<const solver::TerrainField> ground);
+                                            std::shared_ptr<const geometry::TerrainField> ground);
 
 }  // namespace scree::pack

@@ -66,7 +66,7 @@ class CylinderRegion : public ReleaseRegion {
 
 class TerrainRegion : public ReleaseRegion {
  public:
-  TerrainRegion(std::shared_ptr<const solver::TerrainField> ground, std::function<double(double, double)> thickness,
+  TerrainRegion(std::shared_ptr<const geometry::TerrainField> ground, std::function<double(double, double)> thickness,
                 const Eigen::Vector2d& low, const Eigen::Vector2d& high, std::string description)
       : ground_(std::move(ground)), thickness_(std::move(thickness)), low_(low), high_(high),
         description_(std::move(description)) {
@@ -108,7 +108,7 @@ class TerrainRegion : public ReleaseRegion {
   std::string describe() const override { return description_ + ", " + text(volume_) + " m³, up to " + text(thickest_) + " m thick"; }
 
  private:
-  std::shared_ptr<const solver::TerrainField> ground_;
+  std::shared_ptr<const geometry::TerrainField> ground_;
   std::function<double(double, double)> thickness_;
   Eigen::Vector2d low_, high_;
   std::string description_;
@@ -126,7 +126,7 @@ std::unique_ptr<ReleaseRegion> cylinder_region(const Eigen::Vector2d& centre, do
   return std::make_unique<CylinderRegion>(centre, radius, z_low, z_high);
 }
 
-std::unique_ptr<ReleaseRegion> terrain_region(std::shared_ptr<const solver::TerrainField> ground,
+std::unique_ptr<ReleaseRegion> terrain_region(std::shared_ptr<const geometry::TerrainField> ground,
                                               std::function<double(double, double)> thickness, const Eigen::Vector2d& low,
                                               const Eigen::Vector2d& high, const std::string& description) {
   return std::make_unique<TerrainRegion>(std::move(ground), std::move(thickness), low, high, description);

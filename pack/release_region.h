@@ -10,7 +10,7 @@
 #include <random>
 #include <string>
 
-#include "solver/terrain_field.h"
+#include "geometry/terrain_field.h"
 
 namespace scree::pack {
 
@@ -31,7 +31,7 @@ std::unique_ptr<ReleaseRegion> cylinder_region(const Eigen::Vector2d& centre, do
 // The columns above the ground where `thickness(x, y)` > 0 (simulation coordinates), from the
 // ground up to the ground plus the thickness; `low`, `high` bound the area where the thickness
 // may be positive. std::invalid_argument when no column has thickness over the terrain.
-std::unique_ptr<ReleaseRegion> terrain_region(std::shared_ptr<const solver::TerrainField> ground,
+std::unique_ptr<ReleaseRegion> terrain_region(std::shared_ptr<const geometry::TerrainField> ground,
                                               std::function<double(double, double)> thickness,
                                               const Eigen::Vector2d& low, const Eigen::Vector2d& high,
                                               const std::string& description);

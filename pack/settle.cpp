@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "solver/simulation.h"
+#include "run/simulation.h"
 
 namespace scree::pack {
 
@@ -24,16 +24,15 @@ SettleResult settle_assembly(formats::Case setup, const formats::State& packed, 
   // itself starts undamped (or with the case's own damping) from where it came to.
   setup.global_damping = std::max(setup.global_damping, settling_damping);
   if (setup.global_damping * setup.time.step >= 1) setup.global_damping = 0.5 / setup.time.step;
-  setup.membranes.clear();
 
-  solver::Simulation sim = solver::load_simulation(setup, packed);
+  run::Simulation sim = run::load_simulation(setup, packed);
   const double potential_before = solver::potential_energy(sim.world, sim.settings.gravity);
-  solver::advance_quietly(sim, progress);
+  run::advance_quietly(sim, progress);
 
   SettleResult result;
   result.kinetic_left = solver::kinetic_energy(sim.world);
   result.potential_drop = potential_before - solver::potential_energy(sim.world, sim.settings.gravity);
-  result.bodies = solver::snapshot(sim, formats::StateKind::state).bodies;
+  result.bodies = run::snapshot(sim, formats::StateKind::state).bodies;
   for (std::size_t i = 0; i < result.bodies.size(); ++i) {
     result.top_speed = std::max(result.top_speed, sim.world.bodies[i].velocity.norm());
     result.bodies.velocity[i] = result.bodies.angular_velocity[i] = {0, 0, 0};
@@ -42,7 +41,7 @@ SettleResult settle_assembly(formats::Case setup, const formats::State& packed, 
 }
 
 Eigen::AlignedBox3d holding_box(const ReleaseRegion& region, const formats::Bodies& bodies,
-                                const std::vector<solver::GrainShape>& shapes) {
+                                const std::vector<geometry::GrainShape>& shapes) {
   double reach = 0;
   for (std::size_t i = 0; i < bodies.size(); ++i)
     reach = std::max(reach, shapes[bodies.template_index[i]].bounding_radius * bodies.scale[i]);

@@ -32,7 +32,7 @@ struct SettleResult {
 // The box that holds every grain of `bodies` whole: the region's bounds grown by the
 // largest grain's reach (and a hundredth more).
 Eigen::AlignedBox3d holding_box(const ReleaseRegion& region, const formats::Bodies& bodies,
-                                const std::vector<solver::GrainShape>& shapes);
+                                const std::vector<geometry::GrainShape>& shapes);
 
 SettleResult settle_assembly(formats::Case setup, const formats::State& packed, const Eigen::AlignedBox3d& hold,
                              double duration, const std::function<void(double, double)>& progress = {});

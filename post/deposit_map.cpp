@@ -6,7 +6,7 @@
 #include <unordered_map>
 
 #include "formats/error.h"
-#include "solver/terrain_from_file.h"
+#include "geometry/terrain_from_file.h"
 #include "terrain/height_grid.h"
 
 namespace scree::post {
@@ -33,7 +33,7 @@ void check_dem_matches_terrain(const std::filesystem::path& dem, const formats::
     throw formats::FileError(dem, "its coordinate system is not the terrain's (" + terrain_file.string() +
                                       "): a deposit map would not lie over the ground it was simulated on");
   }
-  const solver::TerrainField field = solver::terrain_field(terrain, terrain_file);
+  const geometry::TerrainField field = geometry::terrain_field(terrain, terrain_file);
   const auto& offset = terrain.origin_offset;
   // Up to about 2000 nodes spread over the raster.
   const std::size_t stride = std::max<std::size_t>(1, std::size_t(std::sqrt(double(grid.size()) / 2000)));

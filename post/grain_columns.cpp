@@ -21,13 +21,13 @@ Chord sphere_chord(double radius, const Eigen::Vector3d& centre, double x, doubl
 }  // namespace
 
 Chord vertical_chord(const PlacedGrain& g, double x, double y) {
-  const solver::GrainShape& shape = *g.shape;
+  const geometry::GrainShape& shape = *g.shape;
   if (!shape.level_set) return sphere_chord(shape.sphere_radius * g.scale, g.position, x, y);
   const double reach = g.reach();
   const double dx = x - g.position.x(), dy = y - g.position.y();
   if (dx * dx + dy * dy >= reach * reach) return {};
 
-  const solver::ShapeTemplate& phi = *shape.level_set;
+  const geometry::ShapeTemplate& phi = *shape.level_set;
   const double min_step = 0.25 * phi.voxel_size() * g.scale;
   const Eigen::Matrix3d to_body = g.orientation.conjugate().toRotationMatrix() / g.scale;
   // φ of the placed grain at height z on the line, world metres.

@@ -5,7 +5,7 @@
 
 #include <limits>
 
-#include "solver/world.h"
+#include "geometry/grain_shape.h"
 
 namespace scree::post {
 
@@ -19,7 +19,7 @@ struct Chord {
 };
 
 struct PlacedGrain {
-  const solver::GrainShape* shape = nullptr;
+  const geometry::GrainShape* shape = nullptr;
   double scale = 1;
   Eigen::Vector3d position = Eigen::Vector3d::Zero();  // centroid, world, m
   Eigen::Quaterniond orientation = Eigen::Quaterniond::Identity();  // body to world

@@ -50,9 +50,6 @@ SeriesReport write_paraview_series(const formats::Case& c, const std::vector<fs:
       for (int a = 0; a < 3; ++a) lo[a] = std::min(lo[a], p[a]), hi[a] = std::max(hi[a], p[a]);
   std::array<double, 3> centre{};
   double size = 1;
-  if (c.domain) {
-    for (int a = 0; a < 3; ++a) lo[a] = c.domain->min[a], hi[a] = c.domain->max[a];
-  }
   if (lo[0] <= hi[0]) {
     for (int a = 0; a < 3; ++a) centre[a] = 0.5 * (lo[a] + hi[a]);
     size = std::max(size, 1.5 * std::hypot(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]));

@@ -8,7 +8,7 @@
 
 #include "formats/case.h"
 #include "formats/state.h"
-#include "post/plots.h"
+#include "plot/plots.h"
 #include "post/runout.h"
 
 namespace scree::post {

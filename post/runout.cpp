@@ -12,8 +12,8 @@
 #include "formats/atomic_file.h"
 #include "formats/csv_log.h"
 #include "formats/error.h"
-#include "solver/template_from_avatar.h"
-#include "solver/terrain_field.h"
+#include "geometry/template_from_avatar.h"
+#include "geometry/terrain_field.h"
 
 namespace scree::post {
 
@@ -21,7 +21,7 @@ namespace fs = std::filesystem;
 using Eigen::Vector2d;
 using Eigen::Vector3d;
 
-std::vector<PlacedGrain> placed_grains(const formats::Bodies& b, const std::vector<solver::GrainShape>& shapes) {
+std::vector<PlacedGrain> placed_grains(const formats::Bodies& b, const std::vector<geometry::GrainShape>& shapes) {
   std::vector<PlacedGrain> grains(b.size());
   for (std::size_t i = 0; i < b.size(); ++i) {
     const auto& q = b.orientation[i];
@@ -150,7 +150,7 @@ std::vector<std::pair<double, double>> centres_along(const formats::State& s, co
   return along;
 }
 
-double smallest_radius(const std::vector<formats::State>& frames, const std::vector<solver::GrainShape>& shapes) {
+double smallest_radius(const std::vector<formats::State>& frames, const std::vector<geometry::GrainShape>& shapes) {
   double r = INFINITY;
   for (const formats::State& s : {frames.front(), frames.back()})
     for (std::size_t i = 0; i < s.bodies.size(); ++i)
@@ -226,7 +226,7 @@ ReposeAngle repose_angle(const DepositRaster& r, ReposeMethod method, const Vect
 
 // How deep the grain's lowest boundary node (a sphere's lowest point) lies below the ground's
 // zero level, m; 0 when none does.
-double depth_below_ground(const PlacedGrain& grain, const solver::TerrainField& ground) {
+double depth_below_ground(const PlacedGrain& grain, const geometry::TerrainField& ground) {
   if (ground.clear_of(grain.position, grain.reach())) return 0;
   if (!grain.shape->level_set) return std::max(0.0, grain.reach() - ground.value(grain.position));
   double deepest = 0;
@@ -244,10 +244,10 @@ bool finite(const formats::Bodies& b, std::size_t i) {
 }  // namespace
 
 RunoutReport measure_runout(const formats::Case& c, const std::vector<formats::State>& frames, const RunoutOptions& o,
-                            const solver::TerrainField* ground) {
+                            const geometry::TerrainField* ground) {
   if (!(o.percentile > 50 && o.percentile <= 100)) throw std::invalid_argument("the percentile must lie in (50, 100]");
   if (frames.empty()) throw std::invalid_argument("no frames");
-  const std::vector<solver::GrainShape> shapes = solver::grain_shapes(c);
+  const std::vector<geometry::GrainShape> shapes = geometry::grain_shapes(c);
   const std::vector<double> density = template_densities(c);
   const formats::State &first = frames.front(), &last = frames.back();
   if (last.bodies.size() == 0) throw formats::FileError(c.output.directory, "no grains in the last frame: nothing deposited");

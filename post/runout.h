@@ -12,7 +12,7 @@
 #include "formats/case.h"
 #include "formats/state.h"
 #include "post/deposit_raster.h"
-#include "solver/terrain_field.h"
+#include "geometry/terrain_field.h"
 
 namespace scree::post {
 
@@ -78,13 +78,13 @@ struct RunoutReport {
   DepositRaster deposit;  // the last frame's
 };
 
-std::vector<PlacedGrain> placed_grains(const formats::Bodies& bodies, const std::vector<solver::GrainShape>& shapes);
+std::vector<PlacedGrain> placed_grains(const formats::Bodies& bodies, const std::vector<geometry::GrainShape>& shapes);
 
 // The report from a run's frames (post::read_frames checks them). std::invalid_argument for
 // options that cannot be met (a percentile outside (50, 100], a zero direction).
 // `ground`: the case's terrain, for the check below it (none: skipped).
 RunoutReport measure_runout(const formats::Case& c, const std::vector<formats::State>& frames,
-                            const RunoutOptions& options, const solver::TerrainField* ground = nullptr);
+                            const RunoutOptions& options, const geometry::TerrainField* ground = nullptr);
 
 // runout.yaml: the summary, with `map_offset` added to positions where the case has a
 // terrain (its origin offset: positions in the source map's coordinates). Atomic.

@@ -1,15 +1,9 @@
 #pragma once
-// The simulated world and its time step (seed 000 §3.4, §4.1, Fig. 5). State lives in arrays
-// indexed by grain (and, after the grains, one static body per wall and one for the terrain),
-// with no global state, so that a domain decomposition can later hand each rank its own World.
-//
-// One step: gravity and global damping act on the velocities; then, up to
-// `boundary_iterations` sweeps, every body is moved to where its current velocity would take
-// it, contacts are found there, approaching contacts (faster than the resting speed) are
-// resolved by the energy tracking method island by island, and slow contacts that would end
-// penetrated are corrected (the predict–correct treatment of resting contact); the last of
-// several sweeps treats every contact as resting, so that no step ends penetrated; finally
-// positions advance with the corrected velocities (symplectic Euler).
+// The simulated world: its bodies and what a step carries over to the next (docs/architecture.md).
+// State lives in arrays indexed by body, with no global state, so that a rank can hold a World
+// of its own. Bodies are the grains first, then one static body per wall, then the terrain's:
+// a grain added after walls or the terrain goes before them, and every body index that a
+// carried cache holds moves with it (add_grain). The step that advances it: solver/step.h.
 #include <compare>
 #include <cstdint>
 #include <map>
@@ -17,28 +11,15 @@
 #include <optional>
 #include <vector>
 
-#include "solver/broad_phase.h"
-#include "solver/energy_tracking.h"
+#include "solver/contacts/broad_phase.h"
 #include "solver/rigid_body.h"
-#include "solver/shape_template.h"
-#include "solver/terrain_field.h"
+#include "geometry/grain_shape.h"
+#include "geometry/terrain_field.h"
 
 namespace scree::solver {
 
-// A grain shape as the world uses it: a level-set template, or an analytic sphere.
-struct GrainShape {
-  std::optional<ShapeTemplate> level_set;  // none: a sphere of `sphere_radius`
-  double sphere_radius = 0;
-  double volume = 0;                  // m³ at scale 1
-  Vec3 inertia_per_density = Vec3::Zero();  // principal I/ρ, body axes, m⁵
-  double bounding_radius = 0;         // about the centroid, m
-  double smallest_half_extent = 0;    // half the thinnest width along a principal axis, m
-  double glue_distance = 0;           // contact nodes closer than this form one contact, m
-
-  static GrainShape sphere(double radius);
-  // Extents and glue distance (2.5 node spacings) from the nodes.
-  static GrainShape from_level_set(ShapeTemplate level_set, double volume, const Vec3& inertia_per_density);
-};
+using geometry::GrainShape;
+using geometry::TerrainField;
 
 enum class WallShape { plane, box };
 
@@ -61,17 +42,6 @@ struct ContactLaw {
   double restitution = 0;  // e
 };
 
-struct StepSettings {
-  double time_step = 1e-3;
-  Vec3 gravity{0, 0, -9.81};
-  double global_damping = 0;  // ξ, 1/s
-  EnergyTrackingSettings collisions;
-  int boundary_iterations = 10;
-  // Wall contacts approaching slower than this are resting (corrected, not collided);
-  // below zero: three steps of gravity, 3 |g| Δt.
-  double resting_speed = -1;
-};
-
 // Energy that left the grains' kinetic and potential energy, by cause, J (cumulative).
 struct EnergyBooks {
   double restitution = 0;  // (1 − e²) of the stored energy, in collisions
@@ -83,15 +53,6 @@ struct EnergyBooks {
   double total() const { return restitution + friction + resting + damping - wall_work - integration; }
 };
 
-struct StepReport {
-  std::size_t contacts = 0;       // contact points found in the last sweep
-  std::size_t islands = 0;        // islands resolved, all sweeps
-  std::int64_t increments = 0;    // ETM impulses applied
-  int sweeps = 0;                 // predict–correct sweeps used
-  double stored_peak = 0;         // largest energy stored in one island, J
-  double courant = 0;             // max over grains of the distance moved / smallest half-extent
-  std::vector<Vec3> wall_impulse; // impulse on each wall during the step (from the grains), N·s
-};
 
 // One support point of a resting contact, the same from step to step: grain A, body B (a
 // grain, or a wall's static body), the plane of B's wall (0 for a grain) and A's boundary node
@@ -128,10 +89,11 @@ struct World {
   NeighbourList neighbours;
 
   std::size_t grain_count() const { return id.size(); }
-  // Appends a grain of `density` (kg/m³); returns its index.
+  // Adds a grain of `density` (kg/m³) with a unit quaternion, taken as it is, after the other
+  // grains and before the static bodies; returns its index.
   std::uint32_t add_grain(std::uint64_t grain_id, std::uint32_t shape_index, std::uint32_t material_index,
                           double density, double grain_scale, const Vec3& position, const Quat& orientation);
-  void add_wall(const Wall& wall);  // after the grains; `wall` as it is at t = 0, placed at `time`
+  void add_wall(const Wall& wall);  // `wall` as it is at t = 0, placed at `time`
   void set_terrain(std::shared_ptr<const TerrainField> field, std::uint32_t material_index);  // after the walls
   std::uint32_t terrain_body() const { return std::uint32_t(grain_count() + walls.size()); }
   // The material of a grain, a wall's static body or the terrain's.
@@ -149,17 +111,6 @@ double courant_number(const World& world, double dt);
 // one step of gravity: Δt = C h / (|v| + |g| Δt_max + |ω| R), the least over grains.
 double courant_time_step(const World& world, const Vec3& gravity, double courant_limit, double max_step);
 
-// Contacts in the current configuration deeper than `fraction` of the smaller half-width
-// of the grain(s) involved: initial states must not start with grains inside each other.
-struct Overlap {
-  std::uint32_t grain;
-  std::int64_t other_grain;  // −1 for a wall or the terrain
-  std::int32_t wall;         // −1 for a grain or the terrain
-  double depth;              // m
-};
-std::vector<Overlap> overlaps(const World& world, double fraction);
 
-// One time step.
-StepReport advance(World& world, const StepSettings& settings);
 
 }  // namespace scree::solver

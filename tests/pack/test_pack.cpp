@@ -13,7 +13,8 @@
 #include "common/temp_dir.h"
 #include "formats/error.h"
 #include "pack/random_packing.h"
-#include "solver/template_from_avatar.h"
+#include "geometry/template_from_avatar.h"
+#include "solver/contacts/contact_finding.h"
 
 namespace scree::pack {
 namespace {
@@ -97,7 +98,7 @@ solver::World world_of(const PackRequest& r, const PackResult& p) {
 
 TEST(PackGrains, SpheresInABoxApartInsideAndOfTheirSizes) {
   PackRequest r;
-  r.shapes = {solver::GrainShape::sphere(0.5)};
+  r.shapes = {geometry::GrainShape::sphere(0.5)};
   r.proportions = {1};
   r.sizes = parse_size_distribution("lognormal:0.2,0.25");
   r.count = 600;
@@ -177,7 +178,7 @@ TEST(Apportion, GivesEachTemplateItsShareInWholeGrains) {
 
 TEST(PackGrains, SaysHowManyFitWhenTheRegionIsTooSmall) {
   PackRequest r;
-  r.shapes = {solver::GrainShape::sphere(0.5)};
+  r.shapes = {geometry::GrainShape::sphere(0.5)};
   r.proportions = {1};
   r.count = 100;
   r.attempts = 500;

@@ -10,8 +10,8 @@
 #include "common/level_set_grain.h"
 #include "common/temp_dir.h"
 #include "post/runout.h"
-#include "solver/template_from_avatar.h"
-#include "solver/terrain_from_file.h"
+#include "geometry/template_from_avatar.h"
+#include "geometry/terrain_from_file.h"
 #include "terrain/build_terrain.h"
 
 namespace scree::post {
@@ -62,7 +62,7 @@ double column_volume(const PlacedGrain& grain, double h) {
 TEST(GrainColumns, LevelSetSphereColumnsHoldItsVolume) {
   const double R = 0.15, scale = 1.5;
   for (const auto& [voxel, tolerance] : {std::pair(0.02, 0.012), std::pair(0.01, 0.003)}) {
-    const solver::GrainShape sphere = testing::level_set_grain(levelset::make_sphere(R), voxel, 300);
+    const geometry::GrainShape sphere = testing::level_set_grain(levelset::make_sphere(R), voxel, 300);
     const PlacedGrain grain{&sphere, scale, Vector3d(3, -2, 7), Eigen::Quaterniond(Eigen::AngleAxisd(0.5, Vector3d(1, 2, 3).normalized()))};
     const double exact = 4 * pi * std::pow(R * scale, 3) / 3;
     EXPECT_NEAR(column_volume(grain, 0.005) / exact, 1, tolerance) << voxel;
@@ -76,7 +76,7 @@ TEST(GrainColumns, LevelSetSphereColumnsHoldItsVolume) {
 TEST(GrainColumns, TurnedBoxTopChordAndVolume) {
   const Vector3d half(0.1, 0.15, 0.2);
   const double voxel = 0.02, scale = 1.5;
-  const solver::GrainShape box = testing::level_set_grain(levelset::make_box(levelset::Vec3d(half.x(), half.y(), half.z())), voxel, 300);
+  const geometry::GrainShape box = testing::level_set_grain(levelset::make_box(levelset::Vec3d(half.x(), half.y(), half.z())), voxel, 300);
   const Eigen::Quaterniond turn(Eigen::AngleAxisd(0.5, Vector3d(1, 2, 3).normalized()));
   const PlacedGrain grain{&box, scale, Vector3d(3, -2, 7), turn};
   const DepositRaster r = rasterize_deposit({grain}, columns_over({grain}, 0.005));
@@ -102,7 +102,7 @@ TEST(GrainColumns, TurnedBoxTopChordAndVolume) {
 
 // A grain narrower than the columns still lands in the raster, whole.
 TEST(GrainColumns, GrainBetweenColumnCentresLandsWhole) {
-  const solver::GrainShape tiny = solver::GrainShape::sphere(0.01);
+  const geometry::GrainShape tiny = geometry::GrainShape::sphere(0.01);
   const PlacedGrain grain{&tiny, 1, Vector3d(0.05, 0.05, 1), Eigen::Quaterniond::Identity()};
   const DepositRaster r = rasterize_deposit({grain}, columns_over({grain}, 0.1));
   double volume = 0;
@@ -273,7 +273,7 @@ TEST(Runout, IntegrityFindsGrainsBelowGroundNonFiniteAndLost) {
   terrain::TerrainOptions flat;
   flat.origin = std::array<double, 3>{0, 0, 0};
   const formats::Terrain t = terrain::build_terrain(dir / "flat.asc", flat, built);
-  const solver::TerrainField ground = solver::terrain_field(t, dir / "flat.vdb");
+  const geometry::TerrainField ground = geometry::terrain_field(t, dir / "flat.vdb");
 
   const double r = 0.1;
   const std::vector<Vector3d> resting{{0, 0, r}, {1, 0, r}, {2, 0, r}};

@@ -3,7 +3,7 @@
 
 #include <random>
 
-#include "solver/broad_phase.h"
+#include "solver/contacts/broad_phase.h"
 
 namespace scree::solver {
 namespace {

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <random>
 
-#include "solver/contact_points.h"
+#include "solver/contacts/contact_points.h"
 
 namespace scree::solver {
 namespace {

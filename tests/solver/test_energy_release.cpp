@@ -2,7 +2,7 @@
 // W exactly, along the normal and along a sliding direction.
 #include <gtest/gtest.h>
 
-#include "solver/energy_release.h"
+#include "solver/impulse/energy_release.h"
 
 namespace scree::solver {
 namespace {

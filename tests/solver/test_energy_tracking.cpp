@@ -7,7 +7,7 @@
 #include <numbers>
 #include <vector>
 
-#include "solver/energy_tracking.h"
+#include "solver/impulse/energy_tracking.h"
 
 namespace scree::solver {
 namespace {

@@ -1,7 +1,7 @@
 // Contact islands: connected components through moving bodies only, in a fixed order.
 #include <gtest/gtest.h>
 
-#include "solver/islands.h"
+#include "solver/contacts/islands.h"
 
 namespace scree::solver {
 namespace {

@@ -5,8 +5,8 @@
 #include <random>
 
 #include "levelset/avatar_builder.h"
-#include "solver/narrow_phase.h"
-#include "solver/template_from_avatar.h"
+#include "solver/contacts/narrow_phase.h"
+#include "geometry/template_from_avatar.h"
 
 namespace scree::solver {
 namespace {
@@ -17,7 +17,7 @@ ShapeTemplate sphere_template(double radius, double voxel) {
   formats::Shape shape = levelset::implicit_shape(levelset::make_sphere(radius), resolution);
   levelset::add_nodes(shape, 4000, levelset::NodeMethod::rays);
   levelset::MassProperties mass;
-  return template_from_avatar(levelset::make_avatar(shape, mass));
+  return geometry::template_from_avatar(levelset::make_avatar(shape, mass));
 }
 
 // A at the origin; B of scale 2 (radius 0.2), turned, its centre 0.29 away along (1, 2, 2)/3:
@@ -83,7 +83,7 @@ TEST(NarrowPhase, ClusterCullingFindsWhatSamplingEveryNodeFinds) {
   formats::Shape shape = levelset::implicit_shape(levelset::make_superellipsoid({0.0058, 0.01, 0.0083}, 0.1, 0.5), resolution);
   levelset::add_nodes(shape, 2000, levelset::NodeMethod::rays);
   levelset::MassProperties mass;
-  const ShapeTemplate a = template_from_avatar(levelset::make_avatar(shape, mass));
+  const ShapeTemplate a = geometry::template_from_avatar(levelset::make_avatar(shape, mass));
   double radius = 0;
   for (const auto& n : a.nodes()) radius = std::max(radius, double(n.norm()));
   std::mt19937_64 rng(5);

@@ -8,7 +8,8 @@
 
 #include "levelset/avatar_builder.h"
 #include "levelset/shapes.h"
-#include "solver/template_from_avatar.h"
+#include "geometry/template_from_avatar.h"
+#include "solver/step.h"
 #include "solver/world.h"
 
 namespace scree::solver {
@@ -23,7 +24,7 @@ World falling_heap() {
   formats::Shape box = levelset::implicit_shape(levelset::make_box(levelset::Vec3d(0.05, 0.04, 0.03)), resolution);
   levelset::add_nodes(box, 60, levelset::NodeMethod::rays);
   levelset::MassProperties mass;
-  w.shapes.push_back(grain_shape_from_avatar(levelset::make_avatar(box, mass)));
+  w.shapes.push_back(geometry::grain_shape_from_avatar(levelset::make_avatar(box, mass)));
   w.laws = {{0.5, 0.3}};
   std::uint64_t id = 1;
   for (int k = 0; k < 4; ++k)
@@ -42,7 +43,7 @@ World run_on(int threads, int steps) {
   World w = falling_heap();
   StepSettings s;
   s.time_step = 2e-3;
-  s.boundary_iterations = 3;
+  s.impulse.boundary_iterations = 3;
   for (int i = 0; i < steps; ++i) advance(w, s);
   omp_set_num_threads(before);
   return w;

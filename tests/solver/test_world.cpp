@@ -8,7 +8,9 @@
 
 #include "levelset/avatar_builder.h"
 #include "levelset/shapes.h"
-#include "solver/template_from_avatar.h"
+#include "geometry/template_from_avatar.h"
+#include "solver/contacts/contact_finding.h"
+#include "solver/step.h"
 #include "solver/world.h"
 
 namespace scree::solver {
@@ -31,7 +33,7 @@ GrainShape level_set_box(const Vec3& half, std::size_t nodes) {
   formats::Shape shape = levelset::implicit_shape(levelset::make_box(levelset::Vec3d(half.x(), half.y(), half.z())), resolution);
   levelset::add_nodes(shape, nodes, levelset::NodeMethod::rays);
   levelset::MassProperties mass;
-  return grain_shape_from_avatar(levelset::make_avatar(shape, mass));
+  return geometry::grain_shape_from_avatar(levelset::make_avatar(shape, mass));
 }
 
 // A level-set box whose nodes lie on a lattice of `per_side` × `per_side` points on every
@@ -63,7 +65,7 @@ LatticeBox lattice_box(const Vec3& half, int per_side) {
           const Vec3 body = (source_to_body * p.homogeneous()).head<3>();
           avatar.nodes.push_back({float(body.x()), float(body.y()), float(body.z())});
         }
-  return {grain_shape_from_avatar(avatar), Quat(source_to_body.topLeftCorner<3, 3>().transpose()).normalized()};
+  return {geometry::grain_shape_from_avatar(avatar), Quat(source_to_body.topLeftCorner<3, 3>().transpose()).normalized()};
 }
 
 // The books close: kinetic + potential + everything booked as lost stays constant.
@@ -292,7 +294,7 @@ TEST(World, AColumnStruckFromAboveEndsNoStepInsideTheFloor) {
   w.add_wall({WallShape::plane, Vec3::Zero(), Vec3::UnitZ()});
   StepSettings s;
   s.time_step = 2e-3;
-  s.boundary_iterations = 3;
+  s.impulse.boundary_iterations = 3;
   const double energy = total_energy(w, s.gravity);
   double deepest = 0;
   while (w.time < 0.1) {

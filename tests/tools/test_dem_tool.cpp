@@ -5,7 +5,7 @@
 
 #include "common/run_tool.h"
 #include "formats/terrain.h"
-#include "solver/terrain_from_file.h"
+#include "geometry/terrain_from_file.h"
 #include "terrain/synthetic_valley.h"
 
 namespace scree {
@@ -21,7 +21,7 @@ TEST(DemTool, ValleyThroughScreeTerrainKeepsItsHeights) {
     const auto built = testing::run_tool(dir, "scree-terrain", testing::in_dir(dir, "DIR/valley.asc --origin 0,0,0 -o DIR/valley.vdb"));
     ASSERT_EQ(built.status, 0) << built.err;
     const formats::Terrain t = formats::read_terrain(dir / "valley.vdb");
-    const solver::TerrainField ground = solver::terrain_field(t, dir / "valley.vdb");
+    const geometry::TerrainField ground = geometry::terrain_field(t, dir / "valley.vdb");
     terrain::ValleyShape v;
     v.runout_slope = runout;
     v.cell = 1;

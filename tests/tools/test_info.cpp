@@ -55,6 +55,17 @@ TEST(ScreeInfo, DescribesValidCase) {
   EXPECT_NE(r.out.find("(missing)"), std::string::npos);  // its avatars are not shipped
 }
 
+// An analytic template has no file to miss.
+TEST(ScreeInfo, DescribesASphereTemplateAsASphere) {
+  TempDir dir;
+  std::string text = scree::testing::read_text(std::string(SCREE_SOURCE_DIR) + "/tests/solver/cases/sphere_bounce.yaml");
+  scree::testing::write_text(dir / "case.yaml", text);
+  ToolRun r = scree_info(dir, (dir / "case.yaml").string());
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("template      ball: sphere of radius 0.05 m\n"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("(missing)", r.out.find("template ")), std::string::npos) << r.out;
+}
+
 TEST(ScreeInfo, InvalidCaseGivesOneErrorLineAndExitOne) {
   TempDir dir;
   std::string text = scree::testing::read_text(example_case);

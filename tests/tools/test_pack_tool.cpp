@@ -8,7 +8,7 @@
 #include <cmath>
 
 #include "formats/terrain.h"
-#include "solver/terrain_from_file.h"
+#include "geometry/terrain_from_file.h"
 #include "tools/solve_case.h"
 
 namespace scree {
@@ -74,7 +74,7 @@ void expect_on_ground(const TempDir& dir, const std::function<double(double, dou
   const formats::State s = formats::read_state(dir / "state.h5");
   ASSERT_GT(s.bodies.size(), 10u);
   const formats::Terrain t = formats::read_terrain(dir / "ground.vdb");
-  const solver::TerrainField ground = solver::terrain_field(t, dir / "ground.vdb");
+  const geometry::TerrainField ground = geometry::terrain_field(t, dir / "ground.vdb");
   for (std::size_t i = 0; i < s.bodies.size(); ++i) {
     const auto& p = s.bodies.position[i];
     const double r = 0.5 * s.bodies.scale[i] * 2;  // balls of radius 1 × scale

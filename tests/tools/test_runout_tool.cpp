@@ -12,7 +12,7 @@
 
 #include "formats/csv_log.h"
 #include "formats/terrain.h"
-#include "solver/terrain_from_file.h"
+#include "geometry/terrain_from_file.h"
 #include "tools/solve_case.h"
 
 namespace scree {
@@ -41,7 +41,7 @@ struct DemRun {
                                                                                                 std::to_string(r) + ", material: rock}"},
                                     {"file: dc7.vdb", "file: ground.vdb"}});
     const formats::Terrain t = formats::read_terrain(dir / "ground.vdb");
-    const solver::TerrainField ground = solver::terrain_field(t, dir / "ground.vdb");
+    const geometry::TerrainField ground = geometry::terrain_field(t, dir / "ground.vdb");
     const openvdb::BBoxd box = t.phi->transform().indexToWorld(t.phi->evalActiveVoxelBoundingBox());
     auto inside = [&](const Eigen::Vector2d& f) {
       return Eigen::Vector2d(box.min().x() + f.x() * (box.max().x() - box.min().x()),

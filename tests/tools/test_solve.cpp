@@ -1,15 +1,9 @@
 // scree-solve end to end: a case file and an initial state in, frames, log and checkpoint
-// out; restart continues bit for bit, after SIGTERM too; bad inputs give one error line and no output.
+// out; bad inputs give one error line and no output (restarts: test_solve_restart.cpp).
 #include <gtest/gtest.h>
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <fstream>
-#include <sstream>
 
 #include "tools/solve_case.h"
 
@@ -92,130 +86,6 @@ TEST(Solve, WallImpulseCarriesTheWeightOfARestingStack) {
   EXPECT_NEAR((last[z] - first[z]) / (last[t] - first[t]), -weight, 1e-6 * weight);
   EXPECT_EQ(last[log.column("impulse_floor_x")], 0);
   EXPECT_LT(last[log.column("kinetic")], 1e-12 * weight);
-}
-
-struct RestartRun {
-  const char* name;
-  std::vector<formats::Vec3> grains;
-  bool rising_floor = false;  // the floor moves up at 2 cm/s
-};
-void PrintTo(const RestartRun& r, std::ostream* os) { *os << r.name; }
-
-class SolveRestart : public ::testing::TestWithParam<RestartRun> {};
-
-// Two runs of a case that must agree bit for bit: the final checkpoints (state and resting
-// contact impulses), the logs, and every frame. Returns the number of frames compared.
-std::size_t expect_same_run(const TempDir& x, const TempDir& y) {
-  const formats::State a = formats::read_state(x / "out" / "checkpoint.h5");
-  const formats::State b = formats::read_state(y / "out" / "checkpoint.h5");
-  EXPECT_EQ(a.step, b.step);
-  EXPECT_EQ(a.time, b.time);
-  EXPECT_EQ(a.bodies.position, b.bodies.position);
-  EXPECT_EQ(a.bodies.velocity, b.bodies.velocity);
-  EXPECT_EQ(a.bodies.angular_velocity, b.bodies.angular_velocity);
-  EXPECT_EQ(a.solver->contacts.impulse, b.solver->contacts.impulse);
-  EXPECT_EQ(read_text(x / "out" / "log.csv"), read_text(y / "out" / "log.csv"));
-  std::size_t frames = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(x / "out")) {
-    const std::string name = entry.path().filename().string();
-    if (name.rfind("frame_", 0) != 0) continue;
-    ++frames;
-    EXPECT_EQ(formats::read_state(entry.path()).bodies.position, formats::read_state(y / "out" / name).bodies.position)
-        << name;
-  }
-  return frames;
-}
-
-TEST_P(SolveRestart, ContinuesBitForBit) {
-  TempDir whole, first;
-  std::vector<testing::CaseEdit> edits;
-  if (GetParam().rising_floor) edits.push_back({"    normal: [0, 0, 1]\n", "    normal: [0, 0, 1]\n    velocity: [0, 0, 0.02]\n"});
-  std::vector<testing::Grain> grains;
-  for (const formats::Vec3& p : GetParam().grains) grains.push_back({p});
-  testing::write_validation_case(whole, "sphere_bounce", edits);
-  testing::write_grains(whole, {"ball"}, grains);
-  edits.push_back({"  duration: 0.8", "  duration: 0.4"});
-  testing::write_validation_case(first, "sphere_bounce", edits);
-  testing::write_grains(first, {"ball"}, grains);
-  ASSERT_EQ(testing::run_tool(whole, "scree-solve", (whole / "case.yaml").string()).status, 0);
-  ASSERT_EQ(testing::run_tool(first, "scree-solve", (first / "case.yaml").string()).status, 0);
-  // Continue the short run to 0.8 s from its checkpoint.
-  std::string text = read_text(first / "case.yaml");
-  text.replace(text.find("  duration: 0.4"), 15, "  duration: 0.8");
-  testing::write_text(first / "case.yaml", text);
-  std::filesystem::copy_file(first / "out" / "checkpoint.h5", first / "half.h5");
-  const auto run = testing::run_tool(first, "scree-solve", (first / "case.yaml").string() + " --restart " +
-                                                               (first / "half.h5").string());
-  ASSERT_EQ(run.status, 0) << run.err;
-  expect_same_run(whole, first);
-  const formats::State a = formats::read_state(whole / "out" / "checkpoint.h5");
-  const formats::State b = formats::read_state(first / "out" / "checkpoint.h5");
-  // Every frame of one run names it, the restart's too; two runs differ.
-  const std::string first_run = formats::read_state(first / "out" / "frame_000000.h5").run;
-  EXPECT_EQ(first_run.size(), 16u);
-  EXPECT_EQ(formats::read_state(first / "out" / "frame_000008.h5").run, first_run);
-  EXPECT_EQ(b.run, first_run);
-  EXPECT_NE(a.run, first_run);
-  EXPECT_EQ(formats::read_state(whole / "out" / "frame_000008.h5").run, a.run);
-}
-
-INSTANTIATE_TEST_SUITE_P(
-    Solve, SolveRestart,
-    ::testing::Values(RestartRun{"InFlight", {{0, 0, 0.5}}},
-                      // Resting contacts start each step from the last step's impulses: the
-                      // checkpoint must carry them.
-                      RestartRun{"RestingStack", {{0, 0, 0.05}, {0, 0, 0.15}, {0, 0, 0.25}, {0.3, 0, 0.05}}},
-                      // The floor carries on from where it was at the checkpoint's time.
-                      RestartRun{"RisingFloor", {{0, 0, 0.05}, {0.3, 0, 0.2}}, true}),
-    [](const auto& info) { return std::string(info.param.name); });
-
-// SIGTERM (a batch system ending a job) stops the run after its step with a checkpoint; a
-// restart from it reaches the same state as a run that was never stopped, bit for bit.
-TEST(Solve, SigtermWritesACheckpointThatContinuesBitForBit) {
-  TempDir stopped, whole;
-  // An hour of simulated time: still running when the signal comes. A ball resting beside
-  // a bouncing one keeps resting contact (and its cached impulses) in the checkpoint.
-  const std::vector<formats::Vec3> balls{{0, 0, 0.5}, {0.3, 0, 0.05}};
-  prepare(stopped, "sphere_bounce", balls, "  duration: 0.8", "  duration: 3600");
-  const std::string command = std::string(SCREE_BIN_DIR) + "/scree-solve " + (stopped / "case.yaml").string() + " >" +
-                              (stopped / "stdout").string() + " 2>" + (stopped / "stderr").string();
-  const pid_t pid = fork();
-  if (pid == 0) {
-    execl("/bin/sh", "sh", "-c", ("exec " + command).c_str(), static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  ASSERT_GT(pid, 0);
-  for (int wait = 0; wait < 6000 && !std::filesystem::exists(stopped / "out" / "frame_000003.h5"); ++wait) usleep(10'000);
-  ASSERT_EQ(kill(pid, SIGTERM), 0);
-  int raw = 0;
-  ASSERT_EQ(waitpid(pid, &raw, 0), pid);
-  ASSERT_TRUE(WIFEXITED(raw));
-  EXPECT_EQ(WEXITSTATUS(raw), 128 + SIGTERM);
-  const std::string err = read_text(stopped / "stderr");
-  EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
-  EXPECT_NE(err.find("scree-solve: SIGTERM at step "), std::string::npos) << err;
-  EXPECT_NE(err.find("--restart " + (stopped / "out" / "checkpoint.h5").string()), std::string::npos) << err;
-  for (const auto& entry : std::filesystem::directory_iterator(stopped / "out"))
-    EXPECT_EQ(entry.path().string().find(".tmp"), std::string::npos) << entry.path();
-  const formats::State checkpoint = formats::read_state(stopped / "out" / "checkpoint.h5");
-  ASSERT_EQ(checkpoint.kind, formats::StateKind::checkpoint);
-  ASSERT_GE(checkpoint.time, 0.3);
-  ASSERT_LT(checkpoint.time, 3600);
-
-  // Both runs end a little past the stop, on a frame: the restart, and one from the start.
-  char duration[64];
-  std::snprintf(duration, sizeof duration, "  duration: %.1f", std::ceil(checkpoint.time * 10) / 10 + 0.3);
-  std::string text = read_text(stopped / "case.yaml");
-  text.replace(text.find("  duration: 3600"), 16, duration);
-  testing::write_text(stopped / "case.yaml", text);
-  std::filesystem::copy_file(stopped / "out" / "checkpoint.h5", stopped / "stop.h5");
-  const auto restart = testing::run_tool(stopped, "scree-solve", (stopped / "case.yaml").string() + " --restart " +
-                                                                     (stopped / "stop.h5").string());
-  ASSERT_EQ(restart.status, 0) << restart.err;
-  prepare(whole, "sphere_bounce", balls, "  duration: 0.8", duration);
-  ASSERT_EQ(testing::run_tool(whole, "scree-solve", (whole / "case.yaml").string()).status, 0);
-  EXPECT_GE(expect_same_run(whole, stopped), 6u);
-  EXPECT_GT(formats::read_state(stopped / "out" / "checkpoint.h5").step, checkpoint.step);
 }
 
 struct BadRun {

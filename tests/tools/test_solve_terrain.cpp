@@ -11,7 +11,7 @@
 #include <numbers>
 
 #include "formats/terrain.h"
-#include "solver/terrain_from_file.h"
+#include "geometry/terrain_from_file.h"
 #include "tools/solve_case.h"
 
 namespace scree {
@@ -31,12 +31,12 @@ void make_terrain(const TempDir& dir, const std::string& args) {
   ASSERT_EQ(run.status, 0) << run.err;
 }
 
-solver::TerrainField load_field(const std::filesystem::path& file) {
-  return solver::terrain_field(formats::read_terrain(file), file);
+geometry::TerrainField load_field(const std::filesystem::path& file) {
+  return geometry::terrain_field(formats::read_terrain(file), file);
 }
 
 // How deep the block's deepest node is in the ground (negative: the gap), m.
-double deepest(const solver::TerrainField& ground, const formats::Avatar& avatar, const Eigen::Vector3d& position,
+double deepest(const geometry::TerrainField& ground, const formats::Avatar& avatar, const Eigen::Vector3d& position,
                const Eigen::Quaterniond& orientation) {
   double depth = -std::numeric_limits<double>::infinity();
   for (const auto& p : avatar.nodes)
@@ -97,7 +97,7 @@ struct DemBlock {
   TempDir dir;
   Box block;
   Eigen::Vector3d start;
-  std::optional<solver::TerrainField> ground;
+  std::optional<geometry::TerrainField> ground;
 
   explicit DemBlock(const std::vector<testing::CaseEdit>& edits, const Eigen::Vector3d& velocity) {
     make_terrain(dir, std::string(SCREE_DATASETS) + "/geotaichi/dc7_dem_1411slide.asc --crop 618107,3996242,618147,3996282 "

@@ -7,7 +7,7 @@
 #include "common/run_tool.h"
 #include "common/vtk_read_back.h"
 #include "formats/terrain.h"
-#include "solver/terrain_from_file.h"
+#include "geometry/terrain_from_file.h"
 
 namespace {
 
@@ -64,7 +64,7 @@ TEST(TerrainTool, LowerByTakesAFailureDepthOffTheHeights) {
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("lowered by depth.asc in 16 cells, up to 3 m"), std::string::npos) << r.out;
   const scree::formats::Terrain t = scree::formats::read_terrain(dir / "lowered.vdb");
-  const scree::solver::TerrainField ground = scree::solver::terrain_field(t, dir / "lowered.vdb");
+  const scree::geometry::TerrainField ground = scree::geometry::terrain_field(t, dir / "lowered.vdb");
   EXPECT_NEAR(*ground.ground_height(10, 10), 97, 0.01);  // the block's centre: four lowered nodes around it
   EXPECT_NEAR(*ground.ground_height(3, 3), 100, 0.01);
   EXPECT_NEAR(*ground.ground_height(16, 15), 100, 0.01);

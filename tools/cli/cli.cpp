@@ -1,10 +1,32 @@
 #include "tools/cli/cli.h"
 
+#include <omp.h>
+
+#include <cstdlib>
 #include <iostream>
 
 #include "tools/cli/version.h"
 
+namespace {
+// OpenMP threads that wait for work spin on their core for a while by default (GCC's libgomp:
+// about a millisecond). On a machine whose cores other processes hold too (make -j, parameter
+// sweeps, job arrays on shared nodes) a spinning thread takes the core from the thread it
+// waits for, and three runs on two cores took 60 times as long (docs/benchmarks.md, "Shared
+// cores"). Waiting threads sleep instead unless the user says otherwise. libgomp reads
+// OMP_WAIT_POLICY when it is loaded, before main: the executable's .preinit_array runs before
+// any library's initialiser, so the default is set there.
+void default_to_passive_waiting(int, char**, char**) { setenv("OMP_WAIT_POLICY", "passive", 0); }
+[[gnu::section(".preinit_array"), gnu::used]] void (*const set_wait_policy)(int, char**, char**) = &default_to_passive_waiting;
+}  // namespace
+
 namespace scree::cli {
+
+std::string thread_layout() {
+  const int threads = omp_get_max_threads();
+  const char* policy = std::getenv("OMP_WAIT_POLICY");
+  return std::to_string(threads) + (threads == 1 ? " thread" : " threads") + " (OMP_NUM_THREADS), waiting " +
+         (policy ? policy : "as libgomp's default") + " (OMP_WAIT_POLICY)";
+}
 
 std::string help_text(const Tool& t) {
   std::string s = "Usage: " + t.synopsis + "\n\n" + t.summary + "\n\nOptions:\n" + t.options;

@@ -24,6 +24,10 @@ struct Tool {
 
 std::string help_text(const Tool& tool);
 
+// The OpenMP threads a tool runs and how they wait: "2 threads (OMP_NUM_THREADS), waiting
+// passive (OMP_WAIT_POLICY)". Waiting is passive unless OMP_WAIT_POLICY says otherwise.
+std::string thread_layout();
+
 // Handles --help and --version, then calls `body` with the remaining arguments and turns
 // exceptions into the error line and exit status.
 int run(const Tool& tool, int argc, char** argv,

@@ -12,8 +12,8 @@
 #include "pack/random_packing.h"
 #include "pack/release_area.h"
 #include "pack/settle.h"
-#include "solver/template_from_avatar.h"
-#include "solver/terrain_from_file.h"
+#include "geometry/template_from_avatar.h"
+#include "geometry/terrain_from_file.h"
 #include "tools/cli/cli.h"
 #include "tools/cli/options.h"
 #include "tools/cli/progress.h"
@@ -115,12 +115,12 @@ int main(int argc, char** argv) {
     const double seed = o.number("--seed", double(c.seed));
     if (!(seed >= 0 && seed == std::floor(seed))) throw cli::UsageError("--seed: must be a whole number ≥ 0");
     request.seed = std::uint64_t(seed);
-    request.shapes = solver::grain_shapes(c);
+    request.shapes = geometry::grain_shapes(c);
     request.walls = c.walls;
     std::optional<formats::Terrain> terrain;
     if (c.terrain) {
       terrain = formats::read_terrain(c.terrain->file);
-      request.terrain = std::make_shared<const solver::TerrainField>(solver::terrain_field(*terrain, c.terrain->file));
+      request.terrain = std::make_shared<const geometry::TerrainField>(geometry::terrain_field(*terrain, c.terrain->file));
     }
     std::unique_ptr<pack::ReleaseRegion> region;
     try {

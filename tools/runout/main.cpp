@@ -5,7 +5,7 @@
 #include "formats/case.h"
 #include "formats/error.h"
 #include "formats/terrain.h"
-#include "solver/terrain_from_file.h"
+#include "geometry/terrain_from_file.h"
 #include "post/deposit_map.h"
 #include "post/run_frames.h"
 #include "post/runout.h"
@@ -77,8 +77,8 @@ int main(int argc, char** argv) {
       options.map_cell = alignment.cell;
       options.align = alignment.corner;
     }
-    std::optional<solver::TerrainField> ground;
-    if (terrain) ground = solver::terrain_field(*terrain, c.terrain->file);
+    std::optional<geometry::TerrainField> ground;
+    if (terrain) ground = geometry::terrain_field(*terrain, c.terrain->file);
     const post::RunoutReport report = post::measure_runout(c, frames, options, ground ? &*ground : nullptr);
     std::error_code ec;
     fs::create_directories(out, ec);

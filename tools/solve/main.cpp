@@ -6,7 +6,8 @@
 #include "formats/case.h"
 #include "formats/error.h"
 #include "formats/state.h"
-#include "solver/simulation.h"
+#include "run/mpi_launch.h"
+#include "run/simulation.h"
 #include "tools/cli/cli.h"
 #include "tools/cli/options.h"
 #include "tools/cli/progress.h"
@@ -36,6 +37,12 @@ int main(int argc, char** argv) {
   return cli::run(tool, argc, argv, [&](const std::vector<std::string>& args) {
     cli::Options o(args, {"--restart"}, {});
     const std::string case_file = o.single_positional("CASE file");
+    if (const run::MpiLaunch launch = run::mpi_launch(); launch.ranks > 1) {
+      if (launch.rank > 0) return 1;  // rank 0 says why
+      throw std::runtime_error("started on " + std::to_string(launch.ranks) +
+                               " MPI ranks, but MPI domain decomposition is not available yet: run scree-solve as one "
+                               "process (it uses the node's cores through OpenMP threads)");
+    }
     formats::Case setup = formats::read_case(case_file);
     const bool restarting = o.has("--restart");
     const std::filesystem::path state_file = restarting ? std::filesystem::path(o.text("--restart")) : setup.initial_state;
@@ -44,13 +51,14 @@ int main(int argc, char** argv) {
       throw formats::FileError(state_file, "is a " + std::string(formats::to_string(state.kind)) +
                                                " file, not a checkpoint");
     if (restarting) setup.initial_state = state_file;
-    solver::Simulation sim = solver::load_simulation(setup, state);
+    run::Simulation sim = run::load_simulation(setup, state);
+    std::cout << "scree-solve: " << sim.world.grain_count() << " grains, " << cli::thread_layout() << std::endl;
     cli::ProgressLine line("scree-solve", "stepping", "steps");
     const std::size_t first_step = std::size_t(sim.world.step);
     const double first_time = sim.world.time;
     std::signal(SIGINT, request_stop);
     std::signal(SIGTERM, request_stop);
-    const bool finished = solver::run_simulation(
+    const bool finished = run::run_simulation(
         sim, restarting,
         [&](double time, double duration) {
           line.update([&](double seconds) {

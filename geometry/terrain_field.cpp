@@ -1,0 +1,125 @@
+#include "geometry/terrain_field.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "geometry/trilinear.h"
+
+namespace scree::geometry {
+
+TerrainField::TerrainField(const Eigen::Vector3d& origin, double voxel, int nx, int ny, std::vector<std::int32_t> first_k,
+                           std::vector<std::uint32_t> start, std::vector<float> values, float band)
+    : origin_(origin), voxel_(voxel), nx_(nx), ny_(ny), first_k_(std::move(first_k)), start_(std::move(start)),
+      values_(std::move(values)), band_(band) {
+  const std::size_t columns = std::size_t(nx_) * std::size_t(ny_);
+  if (!(voxel_ > 0) || !(band_ > 0) || nx_ < 1 || ny_ < 1 || first_k_.size() != columns ||
+      start_.size() != columns + 1 || start_.front() != 0 || start_.back() != values_.size() ||
+      !std::is_sorted(start_.begin(), start_.end()))
+    throw std::invalid_argument("terrain field: columns and values do not match");
+}
+
+void TerrainField::column_pair(int i, int j, int k, float* pair) const {
+  if (i < 0 || j < 0 || i >= nx_ || j >= ny_) {
+    pair[0] = pair[1] = band_;
+    return;
+  }
+  const std::size_t c = std::size_t(i) * std::size_t(ny_) + std::size_t(j);
+  const std::int64_t count = std::int64_t(start_[c + 1] - start_[c]);
+  for (int dk = 0; dk < 2; ++dk) {
+    const std::int64_t offset = std::int64_t(k) + dk - first_k_[c];
+    pair[dk] = offset < 0 ? -band_ : offset >= count ? band_ : values_[start_[c] + std::size_t(offset)];
+  }
+}
+
+bool TerrainField::cell(const Eigen::Vector3d& world, std::array<float, 8>& corner, Eigen::Vector3d& local) const {
+  const Eigen::Vector3d p = (world - origin_) / voxel_;
+  int c[3];
+  for (int a = 0; a < 3; ++a) {
+    const double f = std::floor(p[a]);
+    if (!(std::abs(f) < 1e9)) return false;  // also false for NaN
+    c[a] = int(f);
+    local[a] = p[a] - f;
+  }
+  // Corner 4i + 2j + k: the cell's four columns, two values each.
+  for (int n = 0; n < 4; ++n) column_pair(c[0] + (n >> 1), c[1] + (n & 1), c[2], &corner[2 * n]);
+  return true;
+}
+
+double TerrainField::value(const Eigen::Vector3d& world) const {
+  std::array<float, 8> v;
+  Eigen::Vector3d t;
+  if (!cell(world, v, t)) return band_;
+  return trilinear(v, t);
+}
+
+double TerrainField::value_and_gradient(const Eigen::Vector3d& world, Eigen::Vector3d& gradient) const {
+  std::array<float, 8> v;
+  Eigen::Vector3d t;
+  if (!cell(world, v, t)) {
+    gradient.setZero();
+    return band_;
+  }
+  const double value = trilinear(v, t, &gradient);
+  gradient /= voxel_;
+  return value;
+}
+
+std::optional<double> TerrainField::ground_height(double x, double y) const {
+  const double u = (x - origin_.x()) / voxel_, v = (y - origin_.y()) / voxel_;
+  const int i = int(std::floor(u)), j = int(std::floor(v));
+  if (!(u >= 0 && v >= 0) || i + 1 >= nx_ || j + 1 >= ny_) return std::nullopt;
+  const double a = u - i, b = v - j;
+  const double weight[4] = {(1 - a) * (1 - b), (1 - a) * b, a * (1 - b), a * b};  // columns 2i' + j'
+  std::int64_t k_low = std::numeric_limits<std::int64_t>::max(), k_high = std::numeric_limits<std::int64_t>::min();
+  for (int n = 0; n < 4; ++n) {
+    const std::size_t c = std::size_t(i + (n >> 1)) * std::size_t(ny_) + std::size_t(j + (n & 1));
+    if (start_[c + 1] == start_[c]) return std::nullopt;  // no ground in this column
+    k_low = std::min<std::int64_t>(k_low, first_k_[c]);
+    k_high = std::max<std::int64_t>(k_high, first_k_[c] + std::int64_t(start_[c + 1] - start_[c]));
+  }
+  auto level = [&](std::int64_t k) {
+    double value = 0;
+    for (int n = 0; n < 4; ++n) {
+      float pair[2];
+      column_pair(i + (n >> 1), j + (n & 1), int(k), pair);
+      value += weight[n] * pair[0];
+    }
+    return value;
+  };
+  double below = level(k_low - 1);
+  for (std::int64_t k = k_low; k <= k_high; ++k) {
+    const double above = level(k);
+    if (below <= 0 && above > 0) return origin_.z() + voxel_ * (double(k - 1) + below / (below - above));
+    below = above;
+  }
+  return std::nullopt;
+}
+
+bool TerrainField::clear_of(const Eigen::Vector3d& centre, double radius) const {
+  const double phi = value(centre);
+  if (phi < band_ - voxel_) return phi > radius;  // within the band: an exact distance
+  if (radius < band_ - voxel_) return true;
+  // The highest band value under the ball: each column's run ends within the band above the
+  // ground, so a ball above every run's top is in the air.
+  const Eigen::Vector3d low = (centre - origin_) / voxel_ - Eigen::Vector3d::Constant(radius / voxel_);
+  const Eigen::Vector3d high = low + Eigen::Vector3d::Constant(2 * radius / voxel_);
+  const int i0 = std::max(0, int(std::floor(low.x()))), i1 = std::min(nx_ - 1, int(std::ceil(high.x())));
+  const int j0 = std::max(0, int(std::floor(low.y()))), j1 = std::min(ny_ - 1, int(std::ceil(high.y())));
+  double top = -std::numeric_limits<double>::infinity();
+  for (int i = i0; i <= i1; ++i)
+    for (int j = j0; j <= j1; ++j) {
+      const std::size_t c = std::size_t(i) * std::size_t(ny_) + std::size_t(j);
+      top = std::max(top, double(first_k_[c]) + double(start_[c + 1] - start_[c]));
+    }
+  return low.z() > top;
+}
+
+std::size_t TerrainField::bytes() const {
+  return values_.size() * sizeof(float) + first_k_.size() * sizeof(std::int32_t) +
+         start_.size() * sizeof(std::uint32_t) + sizeof(*this);
+}
+
+}  // namespace scree::geometry

@@ -1,0 +1,60 @@
+#pragma once
+// The terrain as the solver samples it: the narrow band of the terrain's level set stored
+// column by column. A ground that is a height field has, in every vertical grid column, one
+// contiguous run of band values (φ grows with height along a column), solid below it and air
+// above it; the columns hold just that run. A sample reads its cell's eight values from four
+// columns, no tree walk, and the memory is the band itself plus two integers per column, in three flat arrays that one
+// copy per machine can serve (seed 000 keeps the band only, for the same reason).
+// Light header: Eigen only; `geometry/terrain_from_file.h` builds one from a terrain file.
+#include <Eigen/Dense>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace scree::geometry {
+
+class TerrainField {
+ public:
+  // Grid point (i, j, k) lies at origin + voxel · (i, j, k), for 0 ≤ i < nx, 0 ≤ j < ny and
+  // any k. Column c = i · ny + j holds values[start[c] .. start[c + 1]) for k = first_k[c] on;
+  // below them the ground (−band), above them and beyond the columns air (+band). `start`
+  // has nx · ny + 1 entries.
+  TerrainField(const Eigen::Vector3d& origin, double voxel, int nx, int ny, std::vector<std::int32_t> first_k,
+               std::vector<std::uint32_t> start, std::vector<float> values, float band);
+
+  // φ (m, negative below the ground), trilinear between grid points.
+  double value(const Eigen::Vector3d& world) const;
+  // φ and its gradient from the same cell; the gradient is zero where the cell lies wholly
+  // below or above the band.
+  double value_and_gradient(const Eigen::Vector3d& world, Eigen::Vector3d& gradient) const;
+  // Whether a ball of `radius` about `centre` lies clear of the ground: its centre is
+  // farther than the radius from it by the band's exact distance, or the ball passes above
+  // every band value of the columns under it.
+  bool clear_of(const Eigen::Vector3d& centre, double radius) const;
+
+  // The height of the ground (φ's zero) on the vertical line through (x, y), where the four
+  // columns around it hold ground; none beyond the terrain.
+  std::optional<double> ground_height(double x, double y) const;
+
+  double band() const { return band_; }  // m
+  double voxel_size() const { return voxel_; }
+  std::size_t bytes() const;  // memory held
+
+ private:
+  // Values at k and k + 1 of column (i, j).
+  void column_pair(int i, int j, int k, float* pair) const;
+  bool cell(const Eigen::Vector3d& world, std::array<float, 8>& corner, Eigen::Vector3d& local) const;
+
+  Eigen::Vector3d origin_;
+  double voxel_;
+  int nx_, ny_;
+  std::vector<std::int32_t> first_k_;
+  std::vector<std::uint32_t> start_;
+  std::vector<float> values_;
+  float band_;
+};
+
+}  // namespace scree::geometry

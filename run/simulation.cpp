@@ -1,0 +1,373 @@
+#include "run/simulation.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <chrono>
+#include <map>
+#include <memory>
+#include <random>
+
+#include "formats/csv_log.h"
+#include "formats/error.h"
+#include "formats/terrain_file.h"
+#include "geometry/template_from_level_set.h"
+#include "geometry/terrain_from_level_set.h"
+#include "solver/contacts/contact_finding.h"
+
+namespace scree::run {
+
+using namespace solver;
+
+namespace {
+
+// 64 random bits as 16 hex digits: the system's entropy mixed with the clock, so that two
+// runs started together still differ.
+std::string new_run_name() {
+  std::random_device entropy;
+  const auto now = std::chrono::high_resolution_clock::now().time_since_epoch().count();
+  std::seed_seq seed{entropy(), entropy(), std::uint32_t(now), std::uint32_t(std::uint64_t(now) >> 32)};
+  std::mt19937_64 draw(seed);
+  char name[17];
+  std::snprintf(name, sizeof name, "%016llx", static_cast<unsigned long long>(draw()));
+  return name;
+}
+
+Vec3 vec(const formats::Vec3& v) { return Vec3(v[0], v[1], v[2]); }
+
+// Grains may start this far inside each other (or a wall), as a fraction of the thinner
+// one's half-width: packing tolerances, not grains placed on top of each other.
+constexpr double overlap_fraction = 0.05;
+
+// The energy books by name: columns of the log and entries of a checkpoint's books.
+constexpr std::pair<const char*, double EnergyBooks::*> books[] = {
+    {"restitution", &EnergyBooks::restitution}, {"friction", &EnergyBooks::friction},
+    {"resting", &EnergyBooks::resting},         {"damping", &EnergyBooks::damping},
+    {"wall_work", &EnergyBooks::wall_work},     {"integration", &EnergyBooks::integration}};
+
+formats::ContactCache contact_cache(const World& w) {
+  formats::ContactCache cache;
+  for (const auto& [key, impulse] : w.resting_impulses) {
+    cache.body_a.push_back(w.id[key.a]);
+    if (key.b < w.grain_count())
+      cache.body_b.push_back(w.id[key.b]);
+    else if (key.b == w.terrain_body())
+      cache.body_b.push_back(formats::terrain_id);
+    else
+      cache.body_b.push_back(formats::wall_id(key.b - std::uint32_t(w.grain_count()), std::uint32_t(key.plane)));
+    cache.node.push_back(key.node);
+    cache.impulse.push_back({impulse.x(), impulse.y(), impulse.z()});
+    cache.tangential_displacement.push_back({0, 0, 0});
+  }
+  return cache;
+}
+
+void restore_contact_cache(World& w, const formats::ContactCache& cache, const std::filesystem::path& file) {
+  std::map<std::uint64_t, std::uint32_t> grain_of_id;
+  for (std::uint32_t i = 0; i < w.grain_count(); ++i) grain_of_id[w.id[i]] = i;
+  auto grain = [&](std::uint64_t id) {
+    const auto it = grain_of_id.find(id);
+    if (it == grain_of_id.end())
+      throw formats::FileError(file, "/solver/contacts names body " + std::to_string(id) + ", which is not a grain");
+    return it->second;
+  };
+  for (std::size_t k = 0; k < cache.size(); ++k) {
+    RestingKey key{grain(cache.body_a[k]), 0, 0, cache.node[k]};
+    if (cache.body_b[k] >= formats::first_wall_id) {
+      const std::uint64_t code = cache.body_b[k] - formats::first_wall_id;
+      if (code / 8 >= w.walls.size())
+        throw formats::FileError(file, "/solver/contacts names wall " + std::to_string(code / 8) + ", but the case has " +
+                                           std::to_string(w.walls.size()) + (w.walls.size() == 1 ? " wall" : " walls"));
+      const std::uint64_t planes = w.walls[code / 8].shape == WallShape::box ? 6 : 1;
+      if (code % 8 >= planes)
+        throw formats::FileError(file, "/solver/contacts names plane " + std::to_string(code % 8) + " of wall " +
+                                           std::to_string(code / 8) + ", which has " + std::to_string(planes));
+      key.b = std::uint32_t(w.grain_count() + code / 8);
+      key.plane = std::int32_t(code % 8);
+    } else if (cache.body_b[k] == formats::terrain_id) {
+      if (!w.terrain) throw formats::FileError(file, "/solver/contacts names the terrain, but the case has none");
+      key.b = w.terrain_body();
+    } else {
+      key.b = grain(cache.body_b[k]);
+    }
+    w.resting_impulses[key] = vec(cache.impulse[k]);
+  }
+}
+
+// Columns of cumulative impulse on each wall, x, y, z: a mean force over any stretch of the
+// log is their difference over the time between the rows. Checkpoints keep them by name.
+std::vector<std::string> wall_impulse_names(const formats::Case& setup) {
+  std::vector<std::string> names;
+  for (const formats::Wall& wall : setup.walls)
+    for (const char* axis : {"x", "y", "z"}) names.push_back("impulse_" + wall.name + "_" + axis);
+  return names;
+}
+
+std::uint32_t material_index(const formats::Case& c, const std::string& name) {
+  for (std::size_t m = 0; m < c.materials.size(); ++m)
+    if (c.materials[m].name == name) return std::uint32_t(m);
+  throw std::out_of_range("no material " + name);
+}
+
+// The case template a state template names: by name, or by its avatar path.
+std::size_t case_template(const formats::Case& c, const std::filesystem::path& state_file, const std::string& entry) {
+  for (std::size_t t = 0; t < c.templates.size(); ++t) {
+    if (c.templates[t].name == entry) return t;
+    if (!c.templates[t].file.empty() &&
+        c.templates[t].file == (c.file.parent_path() / entry).lexically_normal())
+      return t;
+  }
+  throw formats::FileError(state_file, "template '" + entry + "' is not among the case's templates (" +
+                                           c.file.string() + ")");
+}
+
+
+// The case's step, or the Courant step shortened to land on the next output time without
+// leaving a sliver of a step before it.
+double next_time_step(const Simulation& sim) {
+  const formats::TimeSettings& t = sim.setup.time;
+  if (!t.automatic_step) return t.step;
+  const double step = courant_time_step(sim.world, sim.settings.gravity, t.courant_limit, t.step);
+  double next_output = std::min({sim.next_log_time, sim.next_frame_time, t.duration});
+  if (sim.setup.output.checkpoint_interval) next_output = std::min(next_output, sim.next_checkpoint_time);
+  const double left = next_output - sim.world.time;
+  if (left <= step) return left;
+  return left < 2 * step ? 0.5 * left : step;
+}
+
+std::string frame_name(std::int64_t index) {
+  char name[32];
+  std::snprintf(name, sizeof name, "frame_%06lld.h5", static_cast<long long>(index));
+  return name;
+}
+
+}  // namespace
+
+formats::State snapshot(const Simulation& sim, formats::StateKind kind) {
+  formats::State s;
+  s.kind = kind;
+  s.time = sim.world.time;
+  s.step = sim.world.step;
+  s.run = sim.run;
+  s.georeference = sim.georeference;
+  s.templates = sim.template_names;
+  const World& w = sim.world;
+  s.bodies.resize(w.grain_count());
+  for (std::size_t i = 0; i < w.grain_count(); ++i) {
+    const RigidBody& b = w.bodies[i];
+    s.bodies.id[i] = w.id[i];
+    s.bodies.template_index[i] = sim.world.shape[i];
+    s.bodies.scale[i] = w.scale[i];
+    s.bodies.position[i] = {b.position.x(), b.position.y(), b.position.z()};
+    s.bodies.orientation[i] = {b.orientation.w(), b.orientation.x(), b.orientation.y(), b.orientation.z()};
+    s.bodies.velocity[i] = {b.velocity.x(), b.velocity.y(), b.velocity.z()};
+    s.bodies.angular_velocity[i] = {b.angular_velocity.x(), b.angular_velocity.y(), b.angular_velocity.z()};
+  }
+  if (kind == formats::StateKind::checkpoint) {
+    formats::SolverState solver;
+    solver.next_frame_index = sim.next_frame_index;
+    solver.next_frame_time = sim.next_frame_time;
+    solver.next_log_time = sim.next_log_time;
+    solver.next_checkpoint_time = sim.next_checkpoint_time;
+    for (const auto& [name, member] : books) solver.energy_books[name] = sim.world.energy.*member;
+    solver.energy_books["initial_energy"] = sim.initial_energy;
+    const std::vector<std::string> impulse_names = wall_impulse_names(sim.setup);
+    for (std::size_t k = 0; k < impulse_names.size(); ++k) solver.energy_books[impulse_names[k]] = sim.wall_impulse[k / 3][k % 3];
+    solver.contacts = contact_cache(w);
+    s.solver = solver;
+  }
+  return s;
+}
+
+std::vector<std::string> log_column_names(const formats::Case& setup) {
+  std::vector<std::string> names{"step", "time", "kinetic", "potential", "stored"};
+  for (const auto& book : books) names.push_back(book.first);
+  for (const char* name : {"energy_error", "contacts", "islands", "increments", "sweeps", "courant"}) names.push_back(name);
+  for (const std::string& name : wall_impulse_names(setup)) names.push_back(name);
+  return names;
+}
+
+Simulation load_simulation(const formats::Case& setup, const formats::State& state) {
+  Simulation sim;
+  sim.setup = setup;
+  World& w = sim.world;
+
+  if (!state.membranes.empty())
+    throw formats::FileError(setup.initial_state, "/membranes: flexible nets are not available yet: a state with nets (" +
+                                                      state.membranes.front().name + ") cannot be run");
+  // One shape per case template, and the state's templates mapped onto them.
+  std::vector<std::size_t> shape_of_state_template;
+  for (const std::string& entry : state.templates)
+    shape_of_state_template.push_back(case_template(setup, setup.initial_state, entry));
+  w.shapes = geometry::grain_shapes(setup);
+  sim.template_names.clear();
+  for (const formats::GrainTemplate& t : setup.templates) sim.template_names.push_back(t.name);
+  // A restart continues its run; anything else starts a new one.
+  sim.run = state.kind == formats::StateKind::checkpoint && !state.run.empty() ? state.run : new_run_name();
+
+  // Contact laws between every pair of materials.
+  w.material_count = std::uint32_t(setup.materials.size());
+  w.laws.assign(std::size_t(w.material_count) * w.material_count, {});
+  for (std::uint32_t a = 0; a < w.material_count; ++a)
+    for (std::uint32_t b = 0; b < w.material_count; ++b) {
+      const formats::ContactLaw law = formats::contact_law(setup, setup.materials[a].name, setup.materials[b].name);
+      w.laws[a * w.material_count + b] = {law.friction, law.restitution};
+    }
+
+  const formats::Bodies& bodies = state.bodies;
+  for (std::size_t i = 0; i < bodies.size(); ++i) {
+    const std::size_t t = shape_of_state_template[bodies.template_index[i]];
+    const formats::Material& material = setup.material(setup.templates[t].material);
+    const auto& q = bodies.orientation[i];
+    // A state's orientations are unit to 1e-6 (docs/formats.md) and normalised here; a
+    // checkpoint's are the run's own, taken bit for bit: normalising a unit quaternion again
+    // moves its last bits, and a restart then drifts from the run it continues.
+    Quat orientation(q[0], q[1], q[2], q[3]);
+    if (state.kind != formats::StateKind::checkpoint) orientation.normalize();
+    const std::uint32_t g = w.add_grain(bodies.id[i], std::uint32_t(t), material_index(setup, material.name),
+                                        *material.density, bodies.scale[i], vec(bodies.position[i]), orientation);
+    w.bodies[g].velocity = vec(bodies.velocity[i]);
+    w.bodies[g].angular_velocity = vec(bodies.angular_velocity[i]);
+  }
+  w.time = state.time;
+  w.step = state.step;
+  for (const formats::Wall& cw : setup.walls) {
+    Wall wall;
+    wall.shape = cw.type == formats::WallType::plane ? WallShape::plane : WallShape::box;
+    // Where the case has it, at t = 0: add_wall places it at the run's time.
+    wall.point = vec(cw.point);
+    wall.normal = vec(cw.normal);
+    wall.min = vec(cw.min);
+    wall.max = vec(cw.max);
+    wall.velocity = vec(cw.velocity);
+    wall.material = material_index(setup, cw.material);
+    w.add_wall(wall);
+  }
+  if (setup.terrain) {
+    const std::filesystem::path& file = setup.terrain->file;
+    const formats::TerrainFile terrain = formats::read_terrain_file(file);
+    sim.georeference = formats::Georeference{terrain.georeference.origin_offset, terrain.georeference.crs_wkt};
+    w.set_terrain(std::make_shared<const TerrainField>(geometry::terrain_field(terrain.phi, file)),
+                  material_index(setup, setup.terrain->material));
+  }
+
+  sim.settings.time_step = setup.time.step;
+  sim.settings.gravity = vec(setup.gravity);
+  sim.settings.global_damping = setup.global_damping;
+  sim.settings.scheme = setup.scheme.type;
+  sim.settings.impulse.collisions = {setup.scheme.impulse.increments, setup.scheme.impulse.group_tolerance,
+                             setup.scheme.impulse.max_rounds};
+  sim.settings.impulse.boundary_iterations = setup.scheme.impulse.boundary_iterations;
+
+  const std::filesystem::path& state_file = setup.initial_state;
+  if (const auto found = overlaps(w, overlap_fraction); !found.empty()) {
+    const Overlap& o = found.front();
+    const std::string other = o.other_grain >= 0 ? "grain " + std::to_string(w.id[o.other_grain])
+                              : o.wall >= 0      ? "wall '" + setup.walls[o.wall].name + "'"
+                                                 : "the terrain";
+    throw formats::FileError(state_file, "grain " + std::to_string(w.id[o.grain]) + " starts " +
+                                             std::to_string(o.depth) + " m inside " + other +
+                                             " (more than 5 % of its half-width); " +
+                                             std::to_string(found.size()) + " such overlaps");
+  }
+  // The Courant number of the first step, with the velocity one step of gravity adds.
+  World kicked = w;
+  for (std::size_t i = 0; i < kicked.grain_count(); ++i) kicked.bodies[i].velocity += sim.settings.gravity * setup.time.step;
+  const double courant = courant_number(kicked, setup.time.step);
+  if (!setup.time.automatic_step && courant > setup.time.courant_limit && !setup.time.allow_above_courant_limit)
+    throw formats::FileError(setup.file, "time.step " + std::to_string(setup.time.step) + " s gives Courant number " +
+                                             std::to_string(courant) + " at the start, above time.courant_limit " +
+                                             std::to_string(setup.time.courant_limit) +
+                                             ": lower the step, or set time.allow_above_courant_limit: true");
+
+  sim.initial_energy = kinetic_energy(w) + potential_energy(w, sim.settings.gravity);
+  sim.wall_impulse.assign(w.walls.size(), Vec3::Zero());
+  if (state.solver) {
+    const auto& stored = state.solver->energy_books;
+    auto restore = [&](const char* name, double& value) {
+      if (const auto it = stored.find(name); it != stored.end()) value = it->second;
+    };
+    for (const auto& [name, member] : books) restore(name, w.energy.*member);
+    restore("initial_energy", sim.initial_energy);
+    const std::vector<std::string> impulse_names = wall_impulse_names(setup);
+    for (std::size_t k = 0; k < impulse_names.size(); ++k) restore(impulse_names[k].c_str(), sim.wall_impulse[k / 3][k % 3]);
+    sim.next_frame_index = state.solver->next_frame_index;
+    sim.next_frame_time = state.solver->next_frame_time;
+    sim.next_log_time = state.solver->next_log_time;
+    sim.next_checkpoint_time = state.solver->next_checkpoint_time;
+    restore_contact_cache(w, state.solver->contacts, state_file);
+  } else {
+    sim.next_frame_time = sim.next_log_time = w.time;
+    sim.next_checkpoint_time = w.time + setup.output.checkpoint_interval.value_or(0);
+  }
+  return sim;
+}
+
+void advance_quietly(Simulation& sim, const std::function<void(double, double)>& progress) {
+  const double duration = sim.setup.time.duration;
+  sim.next_log_time = sim.next_frame_time = sim.next_checkpoint_time = duration;  // no output before the end
+  const double half = sim.setup.time.automatic_step ? 1e-9 * sim.setup.time.step : 0.5 * sim.setup.time.step;
+  while (sim.world.time < duration - half) {
+    sim.settings.time_step = next_time_step(sim);
+    advance(sim.world, sim.settings);
+    if (progress) progress(sim.world.time, duration);
+  }
+}
+
+bool run_simulation(Simulation& sim, bool restarting, const std::function<void(double, double)>& progress,
+                    const std::function<bool()>& stop_requested) {
+  const formats::Case& c = sim.setup;
+  World& w = sim.world;
+  std::filesystem::create_directories(c.output.directory);
+  std::vector<formats::CsvColumn> columns;
+  const std::vector<std::string> names = log_column_names(c);
+  std::map<std::string, std::string> units{{"step", "1"},     {"time", "s"},    {"contacts", "1"},
+                                                 {"islands", "1"},  {"increments", "1"}, {"sweeps", "1"},
+                                                 {"courant", "1"}};
+  for (const std::string& name : wall_impulse_names(c)) units[name] = "N*s";
+  for (const std::string& name : names) columns.push_back({name, units.count(name) ? units.at(name) : "J"});
+  formats::CsvLogWriter log(c.output.log, columns, restarting);
+
+  // Output times are met within half a fixed step; automatic steps land on them.
+  const double half = c.time.automatic_step ? 1e-9 * c.time.step : 0.5 * c.time.step;
+  StepReport report;
+  auto write_log = [&] {
+    const EnergyBooks& e = w.energy;
+    const double kinetic = kinetic_energy(w), potential = potential_energy(w, sim.settings.gravity);
+    std::vector<double> row{double(w.step), w.time, kinetic, potential, 0};
+    for (const auto& book : books) row.push_back(e.*book.second);
+    for (double v : {kinetic + potential + e.total() - sim.initial_energy, double(report.contacts),
+                     double(report.islands), double(report.increments), double(report.sweeps), report.courant})
+      row.push_back(v);
+    for (const Vec3& impulse : sim.wall_impulse) row.insert(row.end(), impulse.data(), impulse.data() + 3);
+    log.write_row(row);
+  };
+  auto outputs = [&] {
+    if (w.time >= sim.next_log_time - half) {
+      write_log();
+      sim.next_log_time += c.output.log_interval;
+    }
+    if (w.time >= sim.next_frame_time - half) {
+      formats::write_state(c.output.directory / frame_name(sim.next_frame_index++),
+                           snapshot(sim, formats::StateKind::frame));
+      sim.next_frame_time += c.output.frame_interval;
+    }
+    if (c.output.checkpoint_interval && w.time >= sim.next_checkpoint_time - half && w.step > 0) {
+      sim.next_checkpoint_time += *c.output.checkpoint_interval;
+      formats::write_state(c.output.directory / "checkpoint.h5", snapshot(sim, formats::StateKind::checkpoint));
+    }
+  };
+  if (!restarting) outputs();
+  while (w.time < c.time.duration - half) {
+    sim.settings.time_step = next_time_step(sim);
+    report = advance(w, sim.settings);
+    for (std::size_t k = 0; k < sim.wall_impulse.size(); ++k) sim.wall_impulse[k] += report.wall_impulse[k];
+    outputs();
+    if (progress) progress(w.time, c.time.duration);
+    if (stop_requested && stop_requested()) break;
+  }
+  formats::write_state(c.output.directory / "checkpoint.h5", snapshot(sim, formats::StateKind::checkpoint));
+  return w.time >= c.time.duration - half;
+}
+
+}  // namespace scree::run

@@ -1,0 +1,280 @@
+#include "solver/contacts/contact_finding.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numbers>
+#include <numeric>
+
+#include "solver/contacts/contact_points.h"
+#include "solver/contacts/narrow_phase.h"
+#include "solver/parallel_loops.h"
+
+namespace scree::solver {
+
+namespace {
+
+// Grains whose bounding radii differ by less than this factor sample each other both ways.
+constexpr double both_ways_ratio = 2;
+
+
+
+// Extremes within a thousandth of the glue distance of each other are ties, broken by node
+// index, so that a resting face keeps its support points (and their warm start) from step to
+// step while it jiggles by round-off.
+std::vector<SupportPoint> support_points(const std::vector<NodeContact>& nodes, const std::vector<std::uint32_t>& members,
+                                         const Vec3& n, RestingKey key, double glue_distance) {
+  const Vec3 t1 = n.unitOrthogonal(), t2 = n.cross(t1);
+  const double tie = 1e-3 * glue_distance;
+  auto extreme = [&](auto&& measure) {
+    double top = -std::numeric_limits<double>::infinity();
+    for (std::uint32_t k : members) top = std::max(top, measure(nodes[k]));
+    std::uint32_t best = members[0];
+    bool found = false;
+    for (std::uint32_t k : members)
+      if (measure(nodes[k]) >= top - tie && (!found || nodes[k].node < nodes[best].node)) best = k, found = true;
+    return best;
+  };
+  std::vector<std::uint32_t> chosen{extreme([](const NodeContact& c) { return c.depth; })};
+  for (int d = 0; d < 8; ++d) {
+    const double angle = d * std::numbers::pi / 4;
+    const Vec3 dir = std::cos(angle) * t1 + std::sin(angle) * t2;
+    chosen.push_back(extreme([&](const NodeContact& c) { return dir.dot(c.point); }));
+  }
+  std::sort(chosen.begin(), chosen.end());
+  chosen.erase(std::unique(chosen.begin(), chosen.end()), chosen.end());
+  std::vector<SupportPoint> points;
+  for (std::uint32_t k : chosen) {
+    key.node = std::int32_t(nodes[k].node);
+    points.push_back({nodes[k].point, nodes[k].depth, key});
+  }
+  return points;
+}
+
+// The faces of a wall as planes (point, inward normal).
+std::vector<std::pair<Vec3, Vec3>> wall_planes(const Wall& wall, const Vec3& offset) {
+  if (wall.shape == WallShape::plane) return {{wall.point + offset, wall.normal}};
+  std::vector<std::pair<Vec3, Vec3>> f;
+  for (int axis = 0; axis < 3; ++axis) {
+    f.emplace_back(wall.min + offset, Vec3::Unit(axis));
+    f.emplace_back(wall.max + offset, -Vec3::Unit(axis));
+  }
+  return f;
+}
+
+class ContactFinder {
+ public:
+  // Contacts take the nodes inside and those within `margin` outside: a resting contact keeps
+  // its points while round-off moves it in and out, and a face about to strike collides as a
+  // whole, not first with the half that happens to be a hair deeper.
+  ContactFinder(const World& world, const std::vector<RigidBody>& posed, double dt, double margin)
+      : world_(world), posed_(posed), dt_(dt), margin_(margin) {
+    for (std::size_t i = 0; i < world.grain_count(); ++i)
+      poses_.push_back({posed[i].position, posed[i].orientation, world.scale[i]});
+  }
+
+  std::vector<SupportFace> faces;
+
+  // Pairs from `neighbours` when given (a Verlet list kept from step to step, rebuilt with
+  // `skin`), else from a fresh broad phase. Pairs and grains are searched in parallel, each
+  // into its own batch; the batches are joined in pair order, then grain order, so the
+  // contacts do not depend on the number of threads.
+  std::vector<Contact> find(NeighbourList* neighbours = nullptr, double skin = 0) {
+    const std::uint32_t n = std::uint32_t(world_.grain_count());
+    std::vector<Vec3> centres;
+    std::vector<double> radii;
+    for (std::size_t i = 0; i < n; ++i) {
+      centres.push_back(posed_[i].position);
+      radii.push_back(radius(i));
+    }
+    double widest = 0;
+    for (std::size_t i = 0; i < n; ++i) widest = std::max(widest, margin(i));
+    const std::vector<BodyPair> pairs =
+        neighbours ? neighbours->pairs(centres, radii, widest, skin) : overlapping_pairs(centres, radii, widest);
+    std::vector<Batch> pair_batches(pairs.size()), grain_batches(n);
+#pragma omp parallel for schedule(dynamic, 16) if (pairs.size() >= smallest_parallel_loop)
+    for (std::size_t k = 0; k < pairs.size(); ++k) grain_pair(pair_batches[k], pairs[k].first, pairs[k].second);
+#pragma omp parallel for schedule(dynamic, 16) if (n >= smallest_parallel_loop)
+    for (std::uint32_t i = 0; i < n; ++i) {
+      for (std::size_t w = 0; w < world_.walls.size(); ++w) grain_wall(grain_batches[i], i, w);
+      if (world_.terrain) grain_terrain(grain_batches[i], i);
+    }
+    std::vector<Contact> contacts;
+    for (std::vector<Batch>* batches : {&pair_batches, &grain_batches})
+      for (Batch& batch : *batches) {
+        const std::int32_t first_face = std::int32_t(faces.size());
+        for (Contact& c : batch.contacts) contacts.push_back(c), contacts.back().face += first_face;
+        std::move(batch.faces.begin(), batch.faces.end(), std::back_inserter(faces));
+      }
+    return contacts;
+  }
+
+ private:
+  double radius(std::size_t i) const { return world_.shapes[world_.shape[i]].bounding_radius * world_.scale[i]; }
+  const GrainShape& shape(std::size_t i) const { return world_.shapes[world_.shape[i]]; }
+  // The bounding radius is the farthest node; the level set's surface bulges a little beyond
+  // it between nodes, so node culling reaches a glue distance further.
+  double reach(std::size_t i) const { return radius(i) + shape(i).glue_distance * world_.scale[i]; }
+  // The margin of grain i's nodes: at least a millionth of its size, so that a face touching
+  // to within round-off counts as touching all over.
+  double margin(std::size_t i) const { return std::max(margin_, 1e-6 * radius(i)); }
+
+  // What one pair, or one grain against the walls and the terrain, touches; faces numbered
+  // within the batch.
+  struct Batch {
+    std::vector<Contact> contacts;
+    std::vector<SupportFace> faces;
+  };
+
+  // Glued contacts of A's nodes in B. Against a wall they share the plane's support face;
+  // between grains each is a face of its own.
+  void add_patches(Batch& batch, std::uint32_t a, std::uint32_t b, std::int32_t wall, std::int32_t face,
+                   const std::vector<NodeContact>& nodes) {
+    if (nodes.empty()) return;
+    const double glue = shape(a).glue_distance * world_.scale[a];
+    for (const ContactPatch& p : glue_contacts(nodes, glue, default_glue_angle, margin(a))) {
+      std::int32_t patch_face = face;
+      if (wall < 0) {
+        patch_face = std::int32_t(batch.faces.size());
+        batch.faces.push_back({a, b, -1, p.normal, support_points(nodes, p.members, p.normal, {a, b, 0, -1}, glue)});
+      }
+      batch.contacts.push_back({a, b, p.point, p.normal, p.weighted_depth, wall, patch_face});
+    }
+  }
+
+  // A contact of one point (a sphere's), with its face.
+  void add_point_contact(Batch& batch, std::uint32_t a, std::uint32_t b, std::int32_t wall, std::int32_t plane, const Vec3& point,
+                         const Vec3& normal, double depth) {
+    batch.contacts.push_back({a, b, point, normal, depth, wall, std::int32_t(batch.faces.size())});
+    batch.faces.push_back({a, b, wall, normal, {{point, depth, {a, b, plane, -1}}}});
+  }
+
+  void grain_pair(Batch& batch, std::uint32_t i, std::uint32_t j) {
+    const bool sphere_i = !shape(i).level_set, sphere_j = !shape(j).level_set;
+    if (sphere_i && sphere_j) {
+      const Vec3 d = posed_[i].position - posed_[j].position;
+      const double gap = d.norm() - radius(i) - radius(j);
+      if (gap >= std::max(margin(i), margin(j))) return;
+      const Vec3 n = d / d.norm();
+      add_point_contact(batch, i, j, -1, 0, posed_[j].position + n * (radius(j) + 0.5 * gap), n, -gap);
+    } else if (sphere_i || sphere_j) {
+      const std::uint32_t s = sphere_i ? i : j, g = sphere_i ? j : i;
+      Vec3 gradient;
+      const double phi = posed_value(*shape(g).level_set, poses_[g], posed_[s].position, &gradient);
+      if (phi >= radius(s) + margin(s) || gradient.squaredNorm() == 0) return;
+      const Vec3 n = gradient.normalized();
+      add_point_contact(batch, s, g, -1, 0, posed_[s].position - 0.5 * (radius(s) + phi) * n, n, radius(s) - phi);
+    } else {
+      // The smaller grain's nodes sample the larger one's level set (seed 004). Between grains
+      // of like size an edge of either can strike a face of the other, which the face's nodes
+      // miss: both directions then (World.FastGrainsDoNotTunnel fails with one).
+      const bool i_master = radius(i) <= radius(j);
+      const std::uint32_t m = i_master ? i : j, o = i_master ? j : i;
+      add_patches(batch, m, o, -1, -1,
+                  node_contacts(*shape(m).level_set, poses_[m], *shape(o).level_set, poses_[o], margin(m), reach(o)));
+      if (radius(o) <= both_ways_ratio * radius(m))
+        add_patches(batch, o, m, -1, -1,
+                    node_contacts(*shape(o).level_set, poses_[o], *shape(m).level_set, poses_[m], margin(o), reach(m)));
+    }
+  }
+
+  void grain_wall(Batch& batch, std::uint32_t i, std::size_t w) {
+    const Wall& wall = world_.walls[w];
+    const std::uint32_t body = std::uint32_t(world_.grain_count() + w);
+    const auto planes = wall_planes(wall, wall.velocity * dt_);
+    for (std::int32_t plane = 0; plane < std::int32_t(planes.size()); ++plane) {
+      const auto& [point, normal] = planes[plane];
+      const double centre = normal.dot(posed_[i].position - point);
+      if (centre >= radius(i) + margin(i)) continue;
+      if (!shape(i).level_set) {
+        add_point_contact(batch, i, body, std::int32_t(w), plane, posed_[i].position - normal * 0.5 * (centre + radius(i)), normal,
+                          radius(i) - centre);
+        continue;
+      }
+      // A node's height above the plane is the centre's plus s n_body·node: the plane's normal
+      // turned into the body frame once, then a dot product a node, a cluster at a time.
+      std::vector<NodeContact> nodes;
+      const ShapeTemplate& level_set = *shape(i).level_set;
+      const Pose& pose = poses_[i];
+      const Vec3 body_normal = pose.orientation.conjugate() * normal;
+      const Eigen::Vector3f body_normal_f = body_normal.cast<float>();
+      const double low = (margin(i) - centre) / pose.scale;  // a node below this height touches
+      level_set.for_nodes_near(
+          [&](const Eigen::Vector3f& c, float radius) {
+            return double(body_normal_f.dot(c)) - 1.0001 * double(radius) < low + 1e-6 * double(c.norm());  // float round-off
+          },
+          [&](std::uint32_t k) {
+            const Vec3 node = level_set.nodes()[k].cast<double>();
+            const double d = centre + pose.scale * body_normal.dot(node);
+            if (d < margin(i)) nodes.push_back({k, pose.position + pose.orientation * (pose.scale * node), normal, -d});
+          });
+      if (nodes.empty()) continue;
+      std::sort(nodes.begin(), nodes.end(), [](const NodeContact& a, const NodeContact& b) { return a.node < b.node; });
+      std::vector<std::uint32_t> all(nodes.size());
+      std::iota(all.begin(), all.end(), 0u);
+      const std::int32_t face = std::int32_t(batch.faces.size());
+      batch.faces.push_back({i, body, std::int32_t(w), normal,
+                       support_points(nodes, all, normal, {i, body, plane, -1}, shape(i).glue_distance * world_.scale[i])});
+      add_patches(batch, i, body, std::int32_t(w), face, nodes);
+    }
+  }
+
+  // The grain's nodes sampled in the terrain's level set, glued into contacts as against a
+  // grain. A node below the band has no gradient there; the ground lies above it.
+  void grain_terrain(Batch& batch, std::uint32_t i) {
+    const TerrainField& ground = *world_.terrain;
+    const std::uint32_t body = world_.terrain_body();
+    if (ground.clear_of(posed_[i].position, reach(i) + margin(i))) return;
+    Vec3 gradient;
+    if (!shape(i).level_set) {
+      const double phi = ground.value_and_gradient(posed_[i].position, gradient);
+      if (phi >= radius(i) + margin(i)) return;
+      const Vec3 n = gradient.squaredNorm() > 0 ? Vec3(gradient.normalized()) : Vec3::UnitZ();
+      add_point_contact(batch, i, body, -1, 0, posed_[i].position - 0.5 * (radius(i) + phi) * n, n, radius(i) - phi);
+      return;
+    }
+    std::vector<NodeContact> nodes;
+    const auto& template_nodes = shape(i).level_set->nodes();
+    for (std::uint32_t k = 0; k < template_nodes.size(); ++k) {
+      const Vec3 x = poses_[i].position + poses_[i].orientation * (poses_[i].scale * template_nodes[k].cast<double>());
+      if (ground.value(x) >= margin(i)) continue;  // the cheap test first
+      const double phi = ground.value_and_gradient(x, gradient);
+      const double norm = gradient.norm();
+      nodes.push_back({k, x, norm > 0 ? Vec3(gradient / norm) : Vec3::UnitZ(), -phi});
+    }
+    add_patches(batch, i, body, -1, -1, nodes);
+  }
+
+  const World& world_;
+  const std::vector<RigidBody>& posed_;
+  double dt_, margin_;
+  std::vector<Pose> poses_;
+};
+
+}  // namespace
+
+FoundContacts find_contacts(const World& world, const std::vector<RigidBody>& posed, double dt, double margin,
+                            NeighbourList* neighbours, double skin) {
+  ContactFinder finder(world, posed, dt, margin);
+  FoundContacts found;
+  found.contacts = finder.find(neighbours, skin);
+  found.faces = std::move(finder.faces);
+  return found;
+}
+
+ContactPoint contact_point(std::vector<RigidBody>& bodies, const Contact& c) {
+  return {&bodies[c.a], &bodies[c.b], c.point - bodies[c.a].position, c.point - bodies[c.b].position};
+}
+
+std::vector<Overlap> overlaps(const World& world, double fraction) {
+  auto half_width = [&](std::size_t i) { return world.shapes[world.shape[i]].smallest_half_extent * world.scale[i]; };
+  std::vector<Overlap> found;
+  for (const Contact& c : find_contacts(world, world.bodies, 0, 0).contacts) {
+    const bool with_static = c.b >= world.grain_count();
+    const double allowed = fraction * (with_static ? half_width(c.a) : std::min(half_width(c.a), half_width(c.b)));
+    if (c.depth > allowed) found.push_back({c.a, with_static ? -1 : std::int64_t(c.b), c.wall, c.depth});
+  }
+  return found;
+}
+
+}  // namespace scree::solver

@@ -1,0 +1,66 @@
+#pragma once
+// Contact finding, the first phase of a step (docs/architecture.md): where the bodies would be
+// (positions and orientations given), the broad phase's candidate pairs, the narrow phase's
+// node samples glued into contacts, and the support faces that resting contact holds on.
+// Pairs and grains are searched in parallel, each into its own batch; the batches are joined
+// in pair order, then grain order, so the contacts do not depend on the number of threads.
+#include <cstdint>
+#include <vector>
+
+#include "solver/contacts/broad_phase.h"
+#include "solver/rigid_body.h"
+#include "solver/world.h"
+
+namespace scree::solver {
+
+struct Contact {
+  std::uint32_t a, b;  // A is a grain; B a grain, a wall's static body or the terrain's
+  Vec3 point, normal;  // normal from B to A
+  double depth;
+  std::int32_t wall;   // index of B's wall, −1 for a grain or the terrain
+  std::int32_t face;   // index into the support faces
+};
+
+// What carries a grain where it rests: against one plane of a wall, or on another grain
+// through one glued contact. Against a plane, penetration is linear in position, so if the
+// corners of the convex hull of the contact nodes end the step touching, every node does: the
+// extreme nodes along eight directions across the normal, and the deepest, stand for the hull.
+// Between grains the same points stand for the contact's nodes, to first order.
+struct SupportPoint {
+  Vec3 point;          // world
+  double depth;        // m
+  RestingKey key;      // the same contact in the next step
+};
+struct SupportFace {
+  std::uint32_t grain, body;  // A and B
+  std::int32_t wall;          // B's wall, −1 for a grain or the terrain
+  Vec3 normal;                // from B to A
+  std::vector<SupportPoint> points;
+};
+
+struct FoundContacts {
+  std::vector<Contact> contacts;  // pairs in order, then each grain against the walls and the terrain
+  std::vector<SupportFace> faces;
+};
+
+// The contacts of every grain posed as `posed` (world.bodies' order), counting nodes within
+// `margin` outside as touching. Pairs from `neighbours` when given (a Verlet list kept from
+// step to step, rebuilt with `skin`), else from a fresh broad phase; the same contacts either
+// way. Walls are taken `dt` further along their velocity.
+FoundContacts find_contacts(const World& world, const std::vector<RigidBody>& posed, double dt, double margin,
+                            NeighbourList* neighbours = nullptr, double skin = 0);
+
+// The contact's point on `bodies` (posed or corrections), for impulses and velocities there.
+ContactPoint contact_point(std::vector<RigidBody>& bodies, const Contact& c);
+
+// Contacts in the current configuration deeper than `fraction` of the smaller half-width
+// of the grain(s) involved: initial states must not start with grains inside each other.
+struct Overlap {
+  std::uint32_t grain;
+  std::int64_t other_grain;  // −1 for a wall or the terrain
+  std::int32_t wall;         // −1 for a grain or the terrain
+  double depth;              // m
+};
+std::vector<Overlap> overlaps(const World& world, double fraction);
+
+}  // namespace scree::solver

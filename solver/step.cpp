@@ -1,0 +1,66 @@
+#include "solver/step.h"
+
+#include "solver/schemes.h"
+
+namespace scree::solver {
+
+KineticEnergies apply_external_forces(World& world, const StepSettings& settings) {
+  const double dt = settings.time_step;
+  const std::size_t n = world.grain_count();
+  const double kinetic_start = kinetic_energy(world);
+  for (std::size_t i = 0; i < n; ++i) world.bodies[i].velocity += settings.gravity * dt;
+  const double kinetic_kicked = kinetic_energy(world);
+  const double keep = 1 - settings.global_damping * dt;
+  for (std::size_t i = 0; i < n; ++i) {
+    world.bodies[i].velocity *= keep;
+    world.bodies[i].angular_velocity *= keep;
+  }
+  world.energy.damping += kinetic_kicked - kinetic_energy(world);
+  return {kinetic_start, kinetic_kicked};
+}
+
+std::vector<RigidBody> no_corrections(const World& world) {
+  std::vector<RigidBody> corrections = world.bodies;
+  for (RigidBody& b : corrections) b.velocity = b.angular_velocity = Vec3::Zero();
+  return corrections;
+}
+
+void move_bodies(std::vector<RigidBody>& bodies, const std::vector<RigidBody>& corrections, double dt) {
+  for (std::size_t i = 0; i < bodies.size(); ++i) {
+    bodies[i].position += (bodies[i].velocity + corrections[i].velocity) * dt;
+    bodies[i].orientation = rotate(bodies[i].orientation, bodies[i].angular_velocity + corrections[i].angular_velocity, dt);
+  }
+}
+
+void integrate_positions(World& world, const std::vector<RigidBody>& correction, const StepSettings& settings,
+                         const KineticEnergies& kinetic, StepReport& report) {
+  const double dt = settings.time_step;
+  const std::size_t n = world.grain_count();
+  const double kinetic_start = kinetic.before, kinetic_kicked = kinetic.after_gravity;
+  // Symplectic Euler: positions move with the new velocities (seed 000 eqs. 40–43), and the
+  // corrections; what the corrections lift is booked with resting contact.
+  const double potential_start = potential_energy(world, settings.gravity);
+  double corrected = 0;
+  for (std::size_t i = 0; i < n; ++i)
+    corrected -= settings.gravity.dot(correction[i].velocity) * dt / world.bodies[i].inverse_mass;
+  move_bodies(world.bodies, correction, dt);
+  world.energy.resting -= corrected;
+  for (Wall& w : world.walls) w.place(world.time + dt);
+  world.energy.integration +=
+      (kinetic_kicked - kinetic_start) + potential_energy(world, settings.gravity) - potential_start - corrected;
+  report.courant = courant_number(world, dt);
+  world.time += dt;
+  ++world.step;
+}
+
+StepReport advance(World& world, const StepSettings& settings) {
+  StepReport report;
+  report.wall_impulse.assign(world.walls.size(), Vec3::Zero());
+  const KineticEnergies kinetic = apply_external_forces(world, settings);
+  std::vector<RigidBody> corrections = no_corrections(world);
+  contact_scheme(settings.scheme).solve(world, settings, corrections, report);
+  integrate_positions(world, corrections, settings, kinetic, report);
+  return report;
+}
+
+}  // namespace scree::solver

@@ -1,0 +1,136 @@
+// The solver's flat template samples the avatar's level set exactly as OpenVDB does,
+// through the avatar's rotated body-frame transform, with the gradient of the same cell.
+#include <gtest/gtest.h>
+#include <openvdb/tools/Interpolation.h>
+
+#include <random>
+
+#include "levelset/avatar_builder.h"
+#include "geometry/template_from_avatar.h"
+
+namespace scree::geometry {
+namespace {
+
+// A turned, shifted box with nodes: its avatar's transform carries a rotation.
+formats::Avatar turned_box_avatar() {
+  const double angle = 0.7, c = std::cos(angle), s = std::sin(angle);
+  auto box = levelset::make_box(levelset::Vec3d(0.1, 0.15, 0.2));
+  levelset::ImplicitShape turned{[=](const levelset::Vec3d& p) {
+                                   levelset::Vec3d q = p - levelset::Vec3d(0.3, 0.1, -0.2);
+                                   return box.f(levelset::Vec3d(c * q[0] + s * q[2], q[1], -s * q[0] + c * q[2]));
+                                 },
+                                 levelset::Vec3d(-0.2, -0.3, -0.6), levelset::Vec3d(0.8, 0.5, 0.2), "turned box"};
+  levelset::Resolution resolution;
+  resolution.voxel_size = 0.02;
+  formats::Shape shape = levelset::implicit_shape(turned, resolution);
+  levelset::add_nodes(shape, 300, levelset::NodeMethod::rays);
+  levelset::MassProperties mass;
+  return levelset::make_avatar(shape, mass);
+}
+
+TEST(ShapeTemplate, SamplesLikeOpenVdbInTheBodyFrame) {
+  const formats::Avatar avatar = turned_box_avatar();
+  const ShapeTemplate shape = template_from_avatar(avatar);
+  auto acc = avatar.phi->getConstAccessor();
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> coordinate(-0.3, 0.3);
+  for (int n = 0; n < 2000; ++n) {
+    Eigen::Vector3d body(coordinate(rng), coordinate(rng), coordinate(rng));
+    double expected = openvdb::tools::BoxSampler::sample(
+        acc, avatar.phi->transform().worldToIndex(openvdb::Vec3d(body[0], body[1], body[2])));
+    EXPECT_NEAR(shape.value(body), expected, 1e-6) << body.transpose();
+  }
+  // Nodes lie on the zero level of the same interpolant.
+  for (const auto& node : shape.nodes()) EXPECT_LT(std::abs(shape.value(node.cast<double>())), 1e-3 * 0.02);
+  // Far outside: the background.
+  EXPECT_FLOAT_EQ(float(shape.value(Eigen::Vector3d(5, 0, 0))), avatar.phi->background());
+  EXPECT_LT(shape.bytes(), avatar.phi->memUsage());
+}
+
+TEST(ShapeTemplate, GradientIsTheInterpolantsAndPointsOutwards) {
+  const formats::Avatar avatar = turned_box_avatar();
+  const ShapeTemplate shape = template_from_avatar(avatar);
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> coordinate(-0.25, 0.25);
+  const double d = 1e-7;
+  for (int n = 0; n < 500; ++n) {
+    Eigen::Vector3d body(coordinate(rng), coordinate(rng), coordinate(rng)), gradient;
+    shape.value_and_gradient(body, gradient);
+    for (int a = 0; a < 3; ++a) {
+      Eigen::Vector3d e = Eigen::Vector3d::Zero();
+      e[a] = d;
+      double numeric = (shape.value(body + e) - shape.value(body - e)) / (2 * d);
+      EXPECT_NEAR(gradient[a], numeric, 1e-4) << body.transpose();  // differs only across cell faces
+    }
+  }
+  // At a node the gradient is the outward normal: moving along it raises φ.
+  for (std::size_t i = 0; i < shape.nodes().size(); i += 17) {
+    Eigen::Vector3d node = shape.nodes()[i].cast<double>(), gradient;
+    shape.value_and_gradient(node, gradient);
+    EXPECT_NEAR(gradient.norm(), 1, 0.2);
+    EXPECT_GT(shape.value(node + 0.005 * gradient.normalized()), 0);
+    EXPECT_LT(shape.value(node - 0.005 * gradient.normalized()), 0);
+  }
+}
+
+// The contact search tests a part's sphere before its halves and a leaf's before its nodes:
+// the leaves hold every node exactly once, and every part's sphere holds its nodes.
+TEST(ShapeTemplate, NodeHierarchyHoldsEveryNodeOnceWithinItsSpheres) {
+  const ShapeTemplate t = template_from_avatar(turned_box_avatar());
+  const auto& nodes = t.nodes();
+  const auto& parts = t.node_clusters();
+  ASSERT_EQ(nodes.size(), 300u);
+  ASSERT_FALSE(parts.empty());
+  EXPECT_EQ(parts[0].begin, 0u);  // the root holds them all
+  EXPECT_EQ(parts[0].end, 300u);
+  EXPECT_EQ(parts[0].after, parts.size());
+  std::vector<int> in_leaves(nodes.size(), 0);
+  for (std::size_t c = 0; c < parts.size(); ++c) {
+    const NodeCluster& part = parts[c];
+    EXPECT_GT(part.after, c);
+    EXPECT_EQ(part.leaf, part.after == c + 1);
+    if (part.leaf) {
+      EXPECT_LE(part.end - part.begin, 8u);
+    }
+    for (std::uint32_t k = part.begin; k < part.end; ++k) {
+      const std::uint32_t i = t.clustered_nodes()[k];
+      if (part.leaf) ++in_leaves[i];
+      EXPECT_LE((nodes[i] - part.centre).norm(), part.radius * (1 + 1e-6f)) << i;
+    }
+  }
+  for (std::size_t i = 0; i < nodes.size(); ++i) EXPECT_EQ(in_leaves[i], 1) << i;
+  // Visiting with a test that takes everything reaches every node once.
+  std::vector<int> visited(nodes.size(), 0);
+  t.for_nodes_near([](const Eigen::Vector3f&, float) { return true; }, [&](std::uint32_t i) { ++visited[i]; });
+  for (std::size_t i = 0; i < nodes.size(); ++i) EXPECT_EQ(visited[i], 1) << i;
+}
+
+// The contact search skips a part of a grain's nodes when the other's template says no value
+// within the part's sphere can be below the margin: wherever it says so, sampling agrees.
+TEST(ShapeTemplate, MayBeBelowIsFalseOnlyWhereNoSampleIsBelow) {
+  const ShapeTemplate t = template_from_avatar(turned_box_avatar());
+  const double h = t.voxel_size();
+  std::mt19937 rng(9);
+  std::uniform_real_distribution<double> unit(-1, 1), fraction(0, 1);
+  int skipped = 0, kept = 0;
+  for (int trial = 0; trial < 2000; ++trial) {
+    const Eigen::Vector3d centre = 0.35 * Eigen::Vector3d(unit(rng), unit(rng), unit(rng));
+    const double radius = 4 * h * fraction(rng), below = 3 * h * unit(rng);
+    if (t.may_be_below(centre, radius, below)) {
+      ++kept;
+      continue;
+    }
+    ++skipped;
+    for (int k = 0; k < 200; ++k) {
+      Eigen::Vector3d d(unit(rng), unit(rng), unit(rng));
+      if (d.norm() > 1) continue;
+      ASSERT_GE(t.value(centre + radius * d), below) << "trial " << trial;
+    }
+  }
+  // Both answers come up: near the surface and far from it.
+  EXPECT_GT(skipped, 200);
+  EXPECT_GT(kept, 200);
+}
+
+}  // namespace
+}  // namespace scree::geometry

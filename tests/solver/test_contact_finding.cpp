@@ -1,0 +1,128 @@
+// Contact finding, the first unit of the impulse scheme's phase 2, on its own: where bodies
+// are posed, the contacts between spheres and against walls in closed form, a flat face
+// against a wall as one glued contact whose support points are the face's corners, the same
+// contacts from the neighbour list as from a fresh broad phase, and overlaps of a state.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "levelset/avatar_builder.h"
+#include "levelset/shapes.h"
+#include "geometry/template_from_avatar.h"
+#include "solver/contacts/contact_finding.h"
+#include "solver/world.h"
+
+namespace scree::solver {
+namespace {
+
+World spheres(const std::vector<Vec3>& centres, double radius) {
+  World w;
+  w.shapes.push_back(GrainShape::sphere(radius));
+  for (std::size_t i = 0; i < centres.size(); ++i) w.add_grain(i + 1, 0, 0, 2650, 1, centres[i], Quat::Identity());
+  return w;
+}
+
+TEST(ContactFinding, OverlappingSpheresTouchAlongTheLineOfCentres) {
+  const World w = spheres({{0, 0, 0}, {0.06, 0.08, 0}}, 0.051);  // centres 0.1 apart: 2 mm deep
+  const FoundContacts found = find_contacts(w, w.bodies, 1e-3, 0);
+  ASSERT_EQ(found.contacts.size(), 1u);
+  const Contact& c = found.contacts[0];
+  EXPECT_EQ(c.a, 0u);
+  EXPECT_EQ(c.b, 1u);
+  EXPECT_NEAR(c.depth, 0.002, 1e-15);
+  EXPECT_NEAR((c.normal - Vec3(-0.6, -0.8, 0)).norm(), 0, 1e-15);  // from B to A
+  EXPECT_NEAR((c.point - Vec3(0.03, 0.04, 0)).norm(), 0, 1e-15);    // midway through the overlap
+  ASSERT_EQ(found.faces.size(), 1u);
+  EXPECT_EQ(found.faces[0].points.size(), 1u);
+}
+
+TEST(ContactFinding, SpheresApartByMoreThanTheMarginDoNotTouch) {
+  const World w = spheres({{0, 0, 0}, {0.103, 0, 0}}, 0.05);  // 3 mm apart
+  EXPECT_TRUE(find_contacts(w, w.bodies, 1e-3, 0.002).contacts.empty());
+  EXPECT_EQ(find_contacts(w, w.bodies, 1e-3, 0.004).contacts.size(), 1u);  // within the margin
+}
+
+TEST(ContactFinding, WallsAreTakenWhereTheyMoveInTheStep) {
+  World w = spheres({{0, 0, 0.1005}}, 0.1);
+  Wall floor;
+  floor.velocity = Vec3(0, 0, 1);  // rises 1 mm in a step of 1 ms
+  w.add_wall(floor);
+  const FoundContacts found = find_contacts(w, w.bodies, 1e-3, 0);
+  ASSERT_EQ(found.contacts.size(), 1u);
+  EXPECT_NEAR(found.contacts[0].depth, 0.0005, 1e-12);
+  EXPECT_EQ(found.contacts[0].wall, 0);
+  EXPECT_EQ(found.contacts[0].b, 1u);  // the wall's static body, after the grain
+}
+
+// A level-set box with a flat face 0.1 mm into a plane: one contact at the face's centre,
+// and the face's support points are its four corners (the hull of the contact nodes).
+TEST(ContactFinding, FlatFaceOnAWallIsOneContactHeldAtItsCorners) {
+  levelset::Resolution resolution;
+  resolution.voxels = 20;
+  formats::Shape shape = levelset::implicit_shape(levelset::make_box(levelset::Vec3d(0.2, 0.15, 0.1)), resolution);
+  levelset::add_nodes(shape, 600, levelset::NodeMethod::grid);
+  levelset::MassProperties mass;
+  const formats::Avatar avatar = levelset::make_avatar(shape, mass);
+  Eigen::Matrix3d to_body;
+  for (int i = 0; i < 9; ++i) to_body(i / 3, i % 3) = avatar.properties.source_to_body[4 * (i / 3) + i % 3];
+  World w;
+  w.shapes.push_back(geometry::grain_shape_from_avatar(avatar));
+  w.add_grain(1, 0, 0, 2650, 1, Vec3(0, 0, 0.1 - 1e-4), Quat(to_body.transpose()).normalized());
+  w.add_wall(Wall{});
+  const FoundContacts found = find_contacts(w, w.bodies, 1e-3, 0);
+  ASSERT_EQ(found.contacts.size(), 1u);
+  EXPECT_NEAR(found.contacts[0].point.x(), 0, 1e-6);
+  EXPECT_NEAR(found.contacts[0].point.y(), 0, 1e-6);
+  EXPECT_NEAR(found.contacts[0].depth, 1e-4, 1e-6);
+  EXPECT_NEAR(found.contacts[0].normal.z(), 1, 1e-12);
+  ASSERT_EQ(found.faces.size(), 1u);
+  const std::vector<SupportPoint>& points = found.faces[0].points;
+  ASSERT_GE(points.size(), 4u);
+  ASSERT_LE(points.size(), 9u);
+  int corners = 0;
+  for (const SupportPoint& p : points) {
+    EXPECT_NEAR(p.depth, 1e-4, 1e-6);
+    if (std::abs(std::abs(p.point.x()) - 0.2) < 0.02 && std::abs(std::abs(p.point.y()) - 0.15) < 0.02) ++corners;
+  }
+  EXPECT_EQ(corners, 4);
+}
+
+// The neighbour list, kept from step to step with a skin, gives the broad phase's pairs: the
+// contacts are the same bit for bit as a fresh search, after the grains move.
+TEST(ContactFinding, NeighbourListGivesTheFreshSearchesContacts) {
+  std::vector<Vec3> centres;
+  for (int i = 0; i < 6; ++i)
+    for (int j = 0; j < 6; ++j) centres.emplace_back(0.099 * i, 0.099 * j + 0.01 * (i % 2), 0);
+  World w = spheres(centres, 0.05);
+  NeighbourList list;
+  for (int move = 0; move < 4; ++move) {
+    for (std::size_t i = 0; i < w.grain_count(); ++i) w.bodies[i].position += 0.004 * Vec3(std::sin(i + move), std::cos(3 * i), 0);
+    const FoundContacts kept = find_contacts(w, w.bodies, 1e-3, 1e-4, &list, 0.02);
+    const FoundContacts fresh = find_contacts(w, w.bodies, 1e-3, 1e-4);
+    ASSERT_EQ(kept.contacts.size(), fresh.contacts.size());
+    ASSERT_GE(fresh.contacts.size(), 20u);
+    for (std::size_t k = 0; k < fresh.contacts.size(); ++k) {
+      EXPECT_EQ(kept.contacts[k].a, fresh.contacts[k].a);
+      EXPECT_EQ(kept.contacts[k].b, fresh.contacts[k].b);
+      EXPECT_EQ(kept.contacts[k].depth, fresh.contacts[k].depth);
+    }
+  }
+}
+
+TEST(ContactFinding, OverlapsAreThoseDeeperThanTheFractionOfTheThinnerGrain) {
+  World w = spheres({{0, 0, 0.2}, {0.095, 0, 0.2}, {0.5, 0, 0.049}}, 0.05);  // 5 mm deep; 1 mm in the floor
+  w.add_wall(Wall{});
+  const std::vector<Overlap> deep = overlaps(w, 0.05);  // 2.5 mm allowed
+  ASSERT_EQ(deep.size(), 1u);
+  EXPECT_EQ(deep[0].grain, 0u);
+  EXPECT_EQ(deep[0].other_grain, 1);
+  EXPECT_NEAR(deep[0].depth, 0.005, 1e-12);
+  const std::vector<Overlap> all = overlaps(w, 0.01);  // 0.5 mm allowed: the floor's too
+  ASSERT_EQ(all.size(), 2u);
+  EXPECT_EQ(all[1].wall, 0);
+  EXPECT_EQ(all[1].other_grain, -1);
+}
+
+}  // namespace
+}  // namespace scree::solver

@@ -1,0 +1,99 @@
+// Resting contact, the impulse scheme's hold on slow contacts, on its own: one support point
+// of a ball on a floor, with closed forms for what one solve leaves: a ball arriving at the
+// floor in this step stops there (its kinetic energy booked as resting work), a warm start
+// that pushes too hard is taken back, friction is capped at μ times the normal impulse, and a
+// point already inside is pushed out by a correction that adds no kinetic energy.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+
+#include "solver/contacts/contact_finding.h"
+#include "solver/impulse/resting_contact.h"
+#include "solver/step.h"
+
+namespace scree::solver {
+namespace {
+
+constexpr double dt = 1e-3, radius = 0.05, density = 7850;
+
+// A ball on a plane floor (friction μ), posed where its velocity takes it in one step.
+struct BallOnFloor {
+  World world;
+  std::vector<RigidBody> posed, corrections;
+  std::vector<RestingPoint> points;
+  double mass = 0;
+
+  BallOnFloor(double height, const Vec3& velocity, double mu) {
+    world.shapes.push_back(GrainShape::sphere(radius));
+    world.add_grain(1, 0, 0, density, 1, Vec3(0, 0, height), Quat::Identity());
+    world.laws = {{mu, 0}};
+    world.add_wall(Wall{});
+    world.bodies[0].velocity = velocity;
+    mass = 1 / world.bodies[0].inverse_mass;
+    corrections = no_corrections(world);
+    posed = world.bodies;
+    move_bodies(posed, corrections, dt);
+    const FoundContacts found = find_contacts(world, posed, dt, 1e-6);
+    for (const SupportFace& face : found.faces)
+      for (const SupportPoint& p : face.points) points.push_back(resting_point(face, p, mu, posed, corrections, dt));
+  }
+  // One resting solve with `last_step` as the last step's impulses.
+  Vec3 solve(const std::map<RestingKey, Vec3>& last_step = {}) {
+    std::map<RestingKey, Vec3> step;
+    StepReport report;
+    report.wall_impulse.assign(1, Vec3::Zero());
+    const std::vector<bool> is_static{false, true};
+    rest(world, is_static, last_step, step, points, report);
+    return step.at(points.at(0).key);
+  }
+};
+
+TEST(RestingContact, BallReachingTheFloorInThisStepStopsOnIt) {
+  BallOnFloor b(radius + 0.3 * dt, Vec3(0, 0, -1), 0);  // would end 0.7 mm inside
+  ASSERT_EQ(b.points.size(), 1u);
+  EXPECT_NEAR(b.points[0].touch, -0.3, 1e-12);  // −0.3 m/s closes the 0.3 mm gap
+  const Vec3 impulse = b.solve();
+  EXPECT_NEAR(b.posed[0].velocity.z(), -0.3, 1e-12);
+  EXPECT_NEAR(impulse.z(), 0.7 * b.mass, 1e-12 * b.mass);
+  // The normal impulse's work: ½ m (1² − 0.3²), booked as resting.
+  EXPECT_NEAR(b.world.energy.resting, 0.5 * b.mass * (1 - 0.09), 1e-9 * b.mass);
+  EXPECT_EQ(b.corrections[0].velocity, Vec3::Zero());
+}
+
+TEST(RestingContact, WarmStartThatPushesTooHardIsTakenBack) {
+  // At rest on the floor after a step of gravity: the floor's impulse is m g Δt. Warm started
+  // from twice that, the passes take the excess back; the answer is the cold start's.
+  const Vec3 kicked(0, 0, -9.81 * dt);
+  BallOnFloor cold(radius, kicked, 0.5), warm(radius, kicked, 0.5);
+  const Vec3 from_cold = cold.solve();
+  const Vec3 from_warm = warm.solve({{warm.points.at(0).key, Vec3(0, 0, 2 * 9.81 * dt * warm.mass)}});
+  EXPECT_NEAR(from_cold.z(), 9.81 * dt * cold.mass, 1e-12 * cold.mass);
+  EXPECT_NEAR(from_warm.z(), from_cold.z(), 1e-12 * cold.mass);
+  EXPECT_NEAR(warm.posed[0].velocity.z(), 0, 1e-12);
+}
+
+TEST(RestingContact, FrictionIsCappedAtMuTimesTheNormalImpulse) {
+  // Sliding at 2 m/s on the floor with a step of gravity: the floor stops the fall (m g Δt)
+  // and friction takes μ m g Δt of the slide, no more.
+  const double mu = 0.3;
+  BallOnFloor b(radius, Vec3(2, 0, -9.81 * dt), mu);
+  const Vec3 impulse = b.solve();
+  EXPECT_NEAR(impulse.z(), 9.81 * dt * b.mass, 1e-12 * b.mass);
+  EXPECT_NEAR(impulse.x(), -mu * impulse.z(), 1e-12 * b.mass);
+  EXPECT_NEAR(b.posed[0].velocity.x(), 2 - mu * 9.81 * dt, 1e-12);
+  EXPECT_GT(b.world.energy.friction, 0);
+}
+
+TEST(RestingContact, PointInsideIsPushedOutByACorrectionAlone) {
+  // At rest 0.2 mm inside the floor: the velocity stays zero, and a correction velocity of
+  // 0.2 mm / Δt lifts the ball out within the step (acting in this step only).
+  BallOnFloor b(radius - 2e-4, Vec3::Zero(), 0);
+  b.solve();
+  EXPECT_NEAR(b.posed[0].velocity.norm(), 0, 1e-15);
+  EXPECT_NEAR(b.corrections[0].velocity.z(), 2e-4 / dt, 1e-9);
+  EXPECT_EQ(b.world.energy.resting, 0);
+}
+
+}  // namespace
+}  // namespace scree::solver
