@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every benchmark program, then the discharge macro scene in scree alone (GRAINS,
-# default 100); record the figures in docs/benchmarks.md. The side-by-side run against YADE
+# default 100), then runs that share cores (bench/shared_cores/run.sh); record the figures
+# in docs/benchmarks.md. The side-by-side run against YADE
 # takes an hour at the grain count the acceptance asks for: bench/discharge/vs_yade.sh.
 set -euo pipefail
 build=${1:-build}
@@ -17,3 +18,5 @@ rm -rf "$work/N$grains/run"
 /usr/bin/time -f "scree-solve: %e s wall, %M kB peak RSS, OMP_NUM_THREADS=${OMP_NUM_THREADS:-all}" \
   "$build/bin/scree-solve" "$work/N$grains/case.yaml"
 make --no-print-directory -C pipelines/discharge SCREE_BIN="$(cd "$build" && pwd)/bin" GRAINS="$grains" WORK="$work"
+echo "== shared cores: three one-boulder runs side by side (bench/shared_cores/run.sh)"
+BUILD_DIR="$(cd "$build" && pwd)" bash bench/shared_cores/run.sh

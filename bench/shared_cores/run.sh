@@ -50,8 +50,9 @@ side_by_side() {
 }
 alone=$(runs=1 side_by_side OMP_NUM_THREADS=1)
 default=$(side_by_side)
+layout=$(head -1 "$out/copy1/stdout" | sed 's/^scree-solve: //')
 single=$(side_by_side OMP_NUM_THREADS=1)
 echo "one run alone, 1 thread:                       $alone s"
-echo "$runs runs side by side, default settings:        $default s   ($(head -1 "$out/copy1/stdout" | sed 's/^scree-solve: //'))"
+echo "$runs runs side by side, default settings:        $default s   ($layout)"
 echo "$runs runs side by side, OMP_NUM_THREADS=1 each:  $single s"
 echo "ratio default / one thread each:                $(awk -v a="$default" -v b="$single" 'BEGIN { printf "%.2f", a / b }')"

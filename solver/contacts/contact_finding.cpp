@@ -92,12 +92,16 @@ class ContactFinder {
     const std::vector<BodyPair> pairs =
         neighbours ? neighbours->pairs(centres, radii, widest, skin) : overlapping_pairs(centres, radii, widest);
     std::vector<Batch> pair_batches(pairs.size()), grain_batches(n);
-#pragma omp parallel for schedule(dynamic, 16) if (pairs.size() >= smallest_parallel_loop)
-    for (std::size_t k = 0; k < pairs.size(); ++k) grain_pair(pair_batches[k], pairs[k].first, pairs[k].second);
-#pragma omp parallel for schedule(dynamic, 16) if (n >= smallest_parallel_loop)
-    for (std::uint32_t i = 0; i < n; ++i) {
-      for (std::size_t w = 0; w < world_.walls.size(); ++w) grain_wall(grain_batches[i], i, w);
-      if (world_.terrain) grain_terrain(grain_batches[i], i);
+    // One team for both loops (waking it costs more than either loop of a small step).
+#pragma omp parallel if (pairs.size() + n >= smallest_parallel_loop)
+    {
+#pragma omp for schedule(dynamic, 16) nowait
+      for (std::size_t k = 0; k < pairs.size(); ++k) grain_pair(pair_batches[k], pairs[k].first, pairs[k].second);
+#pragma omp for schedule(dynamic, 16)
+      for (std::uint32_t i = 0; i < n; ++i) {
+        for (std::size_t w = 0; w < world_.walls.size(); ++w) grain_wall(grain_batches[i], i, w);
+        if (world_.terrain) grain_terrain(grain_batches[i], i);
+      }
     }
     std::vector<Contact> contacts;
     for (std::vector<Batch>* batches : {&pair_batches, &grain_batches})

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 #include "tools/solve_case.h"
 
@@ -176,6 +177,23 @@ INSTANTIATE_TEST_SUITE_P(
                       BadCache{"PlaneOfAPlaneWall", 0, formats::wall_id(0, 2), "plane 2 of wall 0, which has 1"},
                       BadCache{"TerrainTheCaseLacks", 0, formats::terrain_id, "the terrain, but the case has none"}),
     [](const auto& info) { return std::string(info.param.name); });
+
+// A run says how it uses the cores; waiting threads sleep unless OMP_WAIT_POLICY says
+// otherwise (docs/tools.md, "Threads").
+TEST(Solve, SaysItsThreadsAndWaitsPassivelyUnlessTold) {
+  TempDir dir;
+  prepare(dir, "sphere_bounce", {{0, 0, 0.5}}, "  duration: 0.8", "  duration: 0.01");
+  auto first_line = [&](const std::string& environment) {
+    const std::string command = "env -u OMP_WAIT_POLICY " + environment + " " + std::string(SCREE_BIN_DIR) +
+                                "/scree-solve " + (dir / "case.yaml").string() + " > " + (dir / "stdout").string();
+    EXPECT_EQ(std::system(command.c_str()), 0);
+    const std::string out = read_text(dir / "stdout");
+    return out.substr(0, out.find('\n'));
+  };
+  EXPECT_EQ(first_line("OMP_NUM_THREADS=2"), "scree-solve: 1 grain, 2 threads (OMP_NUM_THREADS), waiting passive (OMP_WAIT_POLICY)");
+  EXPECT_EQ(first_line("OMP_NUM_THREADS=1 OMP_WAIT_POLICY=active"),
+            "scree-solve: 1 grain, 1 thread (OMP_NUM_THREADS), waiting active (OMP_WAIT_POLICY)");
+}
 
 TEST(Solve, StepAboveCourantLimitRunsWhenAllowed) {
   TempDir dir;

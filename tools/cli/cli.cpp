@@ -2,6 +2,8 @@
 
 #include <omp.h>
 
+#include <unistd.h>
+
 #include <cstdlib>
 #include <iostream>
 
@@ -11,12 +13,16 @@ namespace {
 // OpenMP threads that wait for work spin on their core for a while by default (GCC's libgomp:
 // about a millisecond). On a machine whose cores other processes hold too (make -j, parameter
 // sweeps, job arrays on shared nodes) a spinning thread takes the core from the thread it
-// waits for, and three runs on two cores took 60 times as long (docs/benchmarks.md, "Shared
-// cores"). Waiting threads sleep instead unless the user says otherwise. libgomp reads
-// OMP_WAIT_POLICY when it is loaded, before main: the executable's .preinit_array runs before
-// any library's initialiser, so the default is set there.
-void default_to_passive_waiting(int, char**, char**) { setenv("OMP_WAIT_POLICY", "passive", 0); }
-[[gnu::section(".preinit_array"), gnu::used]] void (*const set_wait_policy)(int, char**, char**) = &default_to_passive_waiting;
+// waits for (docs/benchmarks.md, "Shared cores"). Waiting threads sleep instead unless the
+// user says otherwise. libgomp reads OMP_WAIT_POLICY once, when it is loaded, before main
+// (and glibc sets up the environment only after an executable's .preinit_array): so the tool
+// sets the variable and runs itself again, once. If that fails it runs on as it is.
+void wait_passively_unless_told(char** argv) {
+  if (std::getenv("OMP_WAIT_POLICY")) return;
+  setenv("OMP_WAIT_POLICY", "passive", 1);
+  execv("/proc/self/exe", argv);
+  unsetenv("OMP_WAIT_POLICY");  // still libgomp's default
+}
 }  // namespace
 
 namespace scree::cli {
@@ -39,6 +45,7 @@ std::string help_text(const Tool& t) {
 
 int run(const Tool& tool, int argc, char** argv,
         const std::function<int(const std::vector<std::string>&)>& body) {
+  wait_passively_unless_told(argv);
   std::vector<std::string> args(argv + 1, argv + argc);
   for (const auto& a : args) {
     if (a == "--") break;

@@ -52,7 +52,8 @@ int main(int argc, char** argv) {
                                                " file, not a checkpoint");
     if (restarting) setup.initial_state = state_file;
     run::Simulation sim = run::load_simulation(setup, state);
-    std::cout << "scree-solve: " << sim.world.grain_count() << " grains, " << cli::thread_layout() << std::endl;
+    const std::size_t grains = sim.world.grain_count();
+    std::cout << "scree-solve: " << grains << (grains == 1 ? " grain, " : " grains, ") << cli::thread_layout() << std::endl;
     cli::ProgressLine line("scree-solve", "stepping", "steps");
     const std::size_t first_step = std::size_t(sim.world.step);
     const double first_time = sim.world.time;
