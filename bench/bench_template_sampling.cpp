@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <random>
 
-#include "levelset/avatar_builder.h"
 #include "geometry/template_from_avatar.h"
+#include "levelset/avatar_builder.h"
 
 namespace {
 

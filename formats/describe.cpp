@@ -11,8 +11,8 @@
 #include "formats/error.h"
 #include "formats/hdf5_io.h"
 #include "formats/level_set_file.h"
-#include "formats/state.h"
 #include "formats/shape.h"
+#include "formats/state.h"
 #include "formats/terrain.h"
 
 namespace scree::formats {

@@ -7,8 +7,8 @@
 
 #include "formats/avatar_file.h"
 #include "formats/case.h"
-#include "geometry/shape_template.h"
 #include "geometry/grain_shape.h"
+#include "geometry/shape_template.h"
 
 namespace scree::geometry {
 

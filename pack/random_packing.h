@@ -14,9 +14,9 @@
 
 #include "formats/case.h"
 #include "formats/state.h"
+#include "geometry/grain_shape.h"
 #include "pack/release_region.h"
 #include "pack/size_distribution.h"
-#include "geometry/grain_shape.h"
 
 namespace scree::pack {
 

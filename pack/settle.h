@@ -14,8 +14,8 @@
 
 #include "formats/case.h"
 #include "formats/state.h"
+#include "geometry/grain_shape.h"
 #include "pack/release_region.h"
-#include "solver/world.h"
 
 namespace scree::pack {
 

@@ -11,8 +11,8 @@
 
 #include "formats/case.h"
 #include "formats/state.h"
-#include "post/deposit_raster.h"
 #include "geometry/terrain_field.h"
+#include "post/deposit_raster.h"
 
 namespace scree::post {
 

@@ -32,7 +32,7 @@ void move_bodies(std::vector<RigidBody>& bodies, const std::vector<RigidBody>& c
   }
 }
 
-void integrate_positions(World& world, const std::vector<RigidBody>& correction, const StepSettings& settings,
+void integrate_positions(World& world, const std::vector<RigidBody>& corrections, const StepSettings& settings,
                          const KineticEnergies& kinetic, StepReport& report) {
   const double dt = settings.time_step;
   const std::size_t n = world.grain_count();
@@ -42,8 +42,8 @@ void integrate_positions(World& world, const std::vector<RigidBody>& correction,
   const double potential_start = potential_energy(world, settings.gravity);
   double corrected = 0;
   for (std::size_t i = 0; i < n; ++i)
-    corrected -= settings.gravity.dot(correction[i].velocity) * dt / world.bodies[i].inverse_mass;
-  move_bodies(world.bodies, correction, dt);
+    corrected -= settings.gravity.dot(corrections[i].velocity) * dt / world.bodies[i].inverse_mass;
+  move_bodies(world.bodies, corrections, dt);
   world.energy.resting -= corrected;
   for (Wall& w : world.walls) w.place(world.time + dt);
   world.energy.integration +=

@@ -11,10 +11,10 @@
 #include <optional>
 #include <vector>
 
-#include "solver/contacts/broad_phase.h"
-#include "solver/rigid_body.h"
 #include "geometry/grain_shape.h"
 #include "geometry/terrain_field.h"
+#include "solver/contacts/broad_phase.h"
+#include "solver/rigid_body.h"
 
 namespace scree::solver {
 

@@ -9,7 +9,7 @@
 
 namespace scree::solver {
 
-void solve_by_impulses(World& world, const StepSettings& settings, std::vector<RigidBody>& correction, StepReport& report) {
+void solve_by_impulses(World& world, const StepSettings& settings, std::vector<RigidBody>& corrections, StepReport& report) {
   const double dt = settings.time_step;
   const std::size_t n = world.grain_count();
   const double resting_speed =
@@ -29,9 +29,9 @@ void solve_by_impulses(World& world, const StepSettings& settings, std::vector<R
   for (int sweep = 0; sweep < sweeps; ++sweep) {
     // Where the current velocities and corrections would take every body.
     std::vector<RigidBody> posed = world.bodies;
-    move_bodies(posed, correction, dt);
-    const FoundContacts finder = find_contacts(world, posed, dt, resting_speed * dt, &world.neighbours, skin);
-    const std::vector<Contact>& contacts = finder.contacts;
+    move_bodies(posed, corrections, dt);
+    const FoundContacts found = find_contacts(world, posed, dt, resting_speed * dt, &world.neighbours, skin);
+    const std::vector<Contact>& contacts = found.contacts;
     report.contacts = contacts.size();
 
     // Collisions: contacts approaching faster than the resting speed, resolved by the energy
@@ -48,7 +48,7 @@ void solve_by_impulses(World& world, const StepSettings& settings, std::vector<R
     const bool closing = sweeps > 1 && sweep + 1 == sweeps;
     std::vector<std::pair<std::uint32_t, std::uint32_t>> collision_pairs;
     std::vector<std::size_t> collision_contact;
-    std::vector<bool> face_collides(finder.faces.size(), false);
+    std::vector<bool> face_collides(found.faces.size(), false);
     for (std::size_t c = 0; c < contacts.size() && !closing; ++c) {
       const double u_n = contacts[c].normal.dot(contact_point(posed, contacts[c]).relative_velocity());
       if (u_n < -resting_speed) {
@@ -60,12 +60,12 @@ void solve_by_impulses(World& world, const StepSettings& settings, std::vector<R
     std::vector<RestingPoint> resting;
     std::vector<std::size_t> face_of_point;
     double deepest = 0;
-    for (std::size_t f = 0; f < finder.faces.size(); ++f) {
+    for (std::size_t f = 0; f < found.faces.size(); ++f) {
       if (face_collides[f]) continue;
-      const SupportFace& face = finder.faces[f];
+      const SupportFace& face = found.faces[f];
       const double mu = world.law(world.material[face.grain], world.body_material(face.body)).friction;
       for (const SupportPoint& point : face.points) {
-        resting.push_back(resting_point(face, point, mu, posed, correction, dt));
+        resting.push_back(resting_point(face, point, mu, posed, corrections, dt));
         face_of_point.push_back(f);
         deepest = std::max(deepest, point.depth);
       }
@@ -107,7 +107,7 @@ void solve_by_impulses(World& world, const StepSettings& settings, std::vector<R
     // next ball of a row struck by the first) collides in the next sweep: resting contact
     // would stop it inelastically, and an elastic row would lose energy.
     if (!collision_contact.empty()) {
-      std::vector<bool> struck(finder.faces.size(), false);
+      std::vector<bool> struck(found.faces.size(), false);
       for (std::size_t k = 0; k < resting.size(); ++k) {
         const double u_n = resting[k].frame.normal_velocity();
         if (u_n < -resting_speed && u_n < approach_before[k]) struck[face_of_point[k]] = true;

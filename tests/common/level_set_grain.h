@@ -1,8 +1,8 @@
 #pragma once
 // A grain shape from an implicit surface, as the tools would build its avatar: level set by
 // fast marching, boundary nodes by rays, mass properties, then the solver's template.
-#include "levelset/avatar_builder.h"
 #include "geometry/template_from_avatar.h"
+#include "levelset/avatar_builder.h"
 
 namespace scree::testing {
 

@@ -5,8 +5,8 @@
 
 #include <random>
 
-#include "levelset/avatar_builder.h"
 #include "geometry/template_from_avatar.h"
+#include "levelset/avatar_builder.h"
 
 namespace scree::geometry {
 namespace {

@@ -12,8 +12,8 @@
 #include "common/level_set_grain.h"
 #include "common/temp_dir.h"
 #include "formats/error.h"
-#include "pack/random_packing.h"
 #include "geometry/template_from_avatar.h"
+#include "pack/random_packing.h"
 #include "solver/contacts/contact_finding.h"
 
 namespace scree::pack {

@@ -9,9 +9,9 @@
 
 #include "common/level_set_grain.h"
 #include "common/temp_dir.h"
-#include "post/runout.h"
 #include "geometry/template_from_avatar.h"
 #include "geometry/terrain_from_file.h"
+#include "post/runout.h"
 #include "terrain/build_terrain.h"
 
 namespace scree::post {

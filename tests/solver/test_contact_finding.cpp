@@ -7,9 +7,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "geometry/template_from_avatar.h"
 #include "levelset/avatar_builder.h"
 #include "levelset/shapes.h"
-#include "geometry/template_from_avatar.h"
 #include "solver/contacts/contact_finding.h"
 #include "solver/world.h"
 

@@ -4,9 +4,9 @@
 
 #include <random>
 
+#include "geometry/template_from_avatar.h"
 #include "levelset/avatar_builder.h"
 #include "solver/contacts/narrow_phase.h"
-#include "geometry/template_from_avatar.h"
 
 namespace scree::solver {
 namespace {

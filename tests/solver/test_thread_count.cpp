@@ -6,9 +6,9 @@
 
 #include <cstring>
 
+#include "geometry/template_from_avatar.h"
 #include "levelset/avatar_builder.h"
 #include "levelset/shapes.h"
-#include "geometry/template_from_avatar.h"
 #include "solver/step.h"
 #include "solver/world.h"
 

@@ -6,9 +6,9 @@
 #include <cmath>
 #include <numbers>
 
+#include "geometry/template_from_avatar.h"
 #include "levelset/avatar_builder.h"
 #include "levelset/shapes.h"
-#include "geometry/template_from_avatar.h"
 #include "solver/contacts/contact_finding.h"
 #include "solver/step.h"
 #include "solver/world.h"
