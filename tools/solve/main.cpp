@@ -30,7 +30,10 @@ int main(int argc, char** argv) {
       "every frame interval, log.csv (energies by cause, contacts, islands, Courant number),\n"
       "checkpoints, and checkpoint.h5 at the end, into the case's output directory.\n"
       "SIGINT (Ctrl-C) or SIGTERM stops the run after the current step with a checkpoint\n"
-      "(exit status 130 or 143); --restart from it continues bit for bit.",
+      "(exit status 130 or 143); --restart from it continues bit for bit.\n"
+      "One process on one node: it uses the cores through OpenMP threads (OMP_NUM_THREADS,\n"
+      "default every core; waiting threads sleep unless OMP_WAIT_POLICY says otherwise) and\n"
+      "refuses to run on more than one MPI rank.",
       "  --restart FILE   continue from a checkpoint written by an earlier run of this case\n",
       "  scree-solve incline.yaml\n"
       "  scree-solve incline.yaml --restart out/checkpoint.h5\n"};
@@ -75,8 +78,8 @@ int main(int argc, char** argv) {
                 << case_file << " --restart " << checkpoint.string() << "\n";
       return 128 + int(stop_signal);
     }
-    std::cout << case_file << ": " << sim.world.step << " steps to t = " << sim.world.time << " s, "
-              << sim.world.grain_count() << " grains; output in " << setup.output.directory.string() << "\n";
+    std::cout << case_file << ": " << sim.world.step << " steps to t = " << sim.world.time << " s, " << grains
+              << (grains == 1 ? " grain" : " grains") << "; output in " << setup.output.directory.string() << "\n";
     return 0;
   });
 }
