@@ -66,6 +66,10 @@ std::string below_one(double v) {
   return (v >= 0 && v < 1) ? "" : "must lie in [0, 1), got " + yaml::number_text(v);
 }
 
+std::string zero_to_one(double v) {
+  return (v >= 0 && v <= 1) ? "" : "must lie in [0, 1], got " + yaml::number_text(v);
+}
+
 Scheme read_scheme(Map m) {
   Scheme s;
   const std::string type = m.choice("type", {"impulse", "penalty", "pgs"});
@@ -78,6 +82,9 @@ Scheme read_scheme(Map m) {
     q.group_tolerance = p.real_or("group_tolerance", q.group_tolerance, below_one);
     q.max_rounds = int(p.integer_or("max_rounds", q.max_rounds, 1, INT_MAX));
     q.boundary_iterations = int(p.integer_or("boundary_iterations", q.boundary_iterations, 0, INT_MAX));
+    q.warm_start = p.real_or("warm_start", q.warm_start, zero_to_one);
+    q.resting_tolerance = p.real_or("resting_tolerance", q.resting_tolerance, yaml::positive);
+    q.resting_passes = int(p.integer_or("resting_passes", q.resting_passes, 1, INT_MAX));
     p.finish();
   }
   m.finish();

@@ -47,6 +47,11 @@ struct ImpulseParameters {
   double group_tolerance = 0.03;   // β: contacts within β of the extreme value act together
   int max_rounds = 300;            // then restitution is set to zero (seed 003)
   int boundary_iterations = 10;    // predict–correct sweeps against static bodies (seed 000)
+  // Resting contact's passes (solver/impulse/resting_contact.h): warm start β (seed 002),
+  // the velocity change that ends them, as a fraction of one step of gravity, and a guard.
+  double warm_start = 1;
+  double resting_tolerance = 1e-4;
+  int resting_passes = 300;
 
   bool operator==(const ImpulseParameters&) const = default;
 };

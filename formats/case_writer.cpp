@@ -56,6 +56,9 @@ void emit_scheme(CaseEmitter& e, const Scheme& s) {
       e.real("group_tolerance", s.impulse.group_tolerance);
       e.integer("max_rounds", s.impulse.max_rounds);
       e.integer("boundary_iterations", s.impulse.boundary_iterations);
+      e.real("warm_start", s.impulse.warm_start);
+      e.real("resting_tolerance", s.impulse.resting_tolerance);
+      e.integer("resting_passes", s.impulse.resting_passes);
       break;
   }
   e.out() << YAML::EndMap << YAML::EndMap;

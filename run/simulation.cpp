@@ -71,6 +71,7 @@ void restore_contact_cache(World& w, const formats::ContactCache& cache, const s
       throw formats::FileError(file, "/solver/contacts names body " + std::to_string(id) + ", which is not a grain");
     return it->second;
   };
+  std::vector<RestingImpulses::Entry> restored;
   for (std::size_t k = 0; k < cache.size(); ++k) {
     RestingKey key{grain(cache.body_a[k]), 0, 0, cache.node[k]};
     if (cache.body_b[k] >= formats::first_wall_id) {
@@ -90,8 +91,9 @@ void restore_contact_cache(World& w, const formats::ContactCache& cache, const s
     } else {
       key.b = grain(cache.body_b[k]);
     }
-    w.resting_impulses[key] = vec(cache.impulse[k]);
+    restored.push_back({key, vec(cache.impulse[k])});
   }
+  w.resting_impulses = RestingImpulses(std::move(restored));
 }
 
 // Columns of cumulative impulse on each wall, x, y, z: a mean force over any stretch of the
@@ -182,7 +184,7 @@ formats::State snapshot(const Simulation& sim, formats::StateKind kind) {
 std::vector<std::string> log_column_names(const formats::Case& setup) {
   std::vector<std::string> names{"step", "time", "kinetic", "potential", "stored"};
   for (const auto& book : books) names.push_back(book.first);
-  for (const char* name : {"energy_error", "contacts", "islands", "increments", "sweeps", "courant"}) names.push_back(name);
+  for (const char* name : {"energy_error", "contacts", "islands", "increments", "sweeps", "passes", "courant"}) names.push_back(name);
   for (const std::string& name : wall_impulse_names(setup)) names.push_back(name);
   return names;
 }
@@ -258,6 +260,9 @@ Simulation load_simulation(const formats::Case& setup, const formats::State& sta
   sim.settings.impulse.collisions = {setup.scheme.impulse.increments, setup.scheme.impulse.group_tolerance,
                              setup.scheme.impulse.max_rounds};
   sim.settings.impulse.boundary_iterations = setup.scheme.impulse.boundary_iterations;
+  sim.settings.impulse.warm_start = setup.scheme.impulse.warm_start;
+  sim.settings.impulse.resting_tolerance = setup.scheme.impulse.resting_tolerance;
+  sim.settings.impulse.resting_passes = setup.scheme.impulse.resting_passes;
 
   const std::filesystem::path& state_file = setup.initial_state;
   if (const auto found = overlaps(w, overlap_fraction); !found.empty()) {
@@ -323,7 +328,7 @@ bool run_simulation(Simulation& sim, bool restarting, const std::function<void(d
   const std::vector<std::string> names = log_column_names(c);
   std::map<std::string, std::string> units{{"step", "1"},     {"time", "s"},    {"contacts", "1"},
                                                  {"islands", "1"},  {"increments", "1"}, {"sweeps", "1"},
-                                                 {"courant", "1"}};
+                                                 {"passes", "1"},   {"courant", "1"}};
   for (const std::string& name : wall_impulse_names(c)) units[name] = "N*s";
   for (const std::string& name : names) columns.push_back({name, units.count(name) ? units.at(name) : "J"});
   formats::CsvLogWriter log(c.output.log, columns, restarting);
@@ -337,7 +342,7 @@ bool run_simulation(Simulation& sim, bool restarting, const std::function<void(d
     std::vector<double> row{double(w.step), w.time, kinetic, potential, 0};
     for (const auto& book : books) row.push_back(e.*book.second);
     for (double v : {kinetic + potential + e.total() - sim.initial_energy, double(report.contacts),
-                     double(report.islands), double(report.increments), double(report.sweeps), report.courant})
+                     double(report.islands), double(report.increments), double(report.sweeps), double(report.passes), report.courant})
       row.push_back(v);
     for (const Vec3& impulse : sim.wall_impulse) row.insert(row.end(), impulse.data(), impulse.data() + 3);
     log.write_row(row);

@@ -27,6 +27,13 @@ struct ImpulseSettings {
   // Contacts approaching slower than this are resting (corrected, not collided); below
   // zero: three steps of gravity, 3 |g| Δt.
   double resting_speed = -1;
+  // Resting contact's projected Gauss–Seidel (solver/impulse/resting_contact.h): a point met
+  // again starts from β times its last step's impulse (seed 002), and the passes stop when no
+  // point's relative velocity changes by more than `resting_tolerance` |g| Δt, or after
+  // `resting_passes`.
+  double warm_start = 1;
+  double resting_tolerance = 1e-4;
+  int resting_passes = 300;
 };
 
 struct StepSettings {
@@ -42,6 +49,7 @@ struct StepReport {
   std::size_t islands = 0;        // islands resolved, all sweeps
   std::int64_t increments = 0;    // ETM impulses applied
   int sweeps = 0;                 // predict–correct sweeps used
+  int passes = 0;                 // the most resting-contact passes an island took in a sweep
   double stored_peak = 0;         // largest energy stored in one island, J
   double courant = 0;             // max over grains of the distance moved / smallest half-extent
   std::vector<Vec3> wall_impulse; // impulse on each wall during the step (from the grains), N·s

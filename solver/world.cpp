@@ -20,10 +20,10 @@ std::uint32_t World::add_grain(std::uint64_t grain_id, std::uint32_t shape_index
   bodies.insert(bodies.begin() + index, b);
   // The static bodies after it move up by one, and so do the resting contacts that name them.
   if (bodies.size() > id.size()) {
-    std::map<RestingKey, Vec3> moved;
+    std::vector<RestingImpulses::Entry> moved;
     for (const auto& [key, impulse] : resting_impulses)
-      moved.emplace(RestingKey{key.a, key.b >= index ? key.b + 1 : key.b, key.plane, key.node}, impulse);
-    resting_impulses = std::move(moved);
+      moved.push_back({RestingKey{key.a, key.b >= index ? key.b + 1 : key.b, key.plane, key.node}, impulse});
+    resting_impulses = RestingImpulses(std::move(moved));
   }
   return index;
 }

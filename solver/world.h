@@ -4,9 +4,7 @@
 // of its own. Bodies are the grains first, then one static body per wall, then the terrain's:
 // a grain added after walls or the terrain goes before them, and every body index that a
 // carried cache holds moves with it (add_grain). The step that advances it: solver/step.h.
-#include <compare>
 #include <cstdint>
-#include <map>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -14,6 +12,7 @@
 #include "geometry/grain_shape.h"
 #include "geometry/terrain_field.h"
 #include "solver/contacts/broad_phase.h"
+#include "solver/resting_impulses.h"
 #include "solver/rigid_body.h"
 
 namespace scree::solver {
@@ -54,15 +53,6 @@ struct EnergyBooks {
 };
 
 
-// One support point of a resting contact, the same from step to step: grain A, body B (a
-// grain, or a wall's static body), the plane of B's wall (0 for a grain) and A's boundary node
-// (−1 for a sphere).
-struct RestingKey {
-  std::uint32_t a, b;
-  std::int32_t plane, node;
-  auto operator<=>(const RestingKey&) const = default;
-};
-
 struct World {
   std::vector<GrainShape> shapes;
   // Grains, by index.
@@ -83,7 +73,7 @@ struct World {
   // The impulse on A of each resting support point over the last step: the next step's
   // Gauss–Seidel passes start from it (warm start, seed 002), so that a heap at rest needs
   // few passes. Checkpoints keep it.
-  std::map<RestingKey, Vec3> resting_impulses;
+  RestingImpulses resting_impulses;
   // Candidate pairs kept from step to step. A cache only: the pairs it gives are the broad
   // phase's exactly, so checkpoints leave it out.
   NeighbourList neighbours;

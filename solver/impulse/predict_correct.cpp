@@ -1,7 +1,6 @@
 #include "solver/impulse/predict_correct.h"
 
 #include <algorithm>
-#include <map>
 
 #include "solver/contacts/contact_finding.h"
 #include "solver/contacts/islands.h"
@@ -24,7 +23,13 @@ void solve_by_impulses(World& world, const StepSettings& settings, std::vector<R
   for (std::size_t i = 0; i < n; ++i) skin += world.shapes[world.shape[i]].bounding_radius * world.scale[i];
   skin *= n > 0 ? 0.5 / double(n) : 0;
 
-  std::map<RestingKey, Vec3> step_impulses;
+  // Gaps under the depth a sweep tolerates (below) count as touching: a gap left by the last
+  // step's round-off, closed at full speed, would shake a column at rest.
+  const double tolerated_depth = 0.01 * settings.gravity.norm() * dt * dt;
+  const RestingSettings resting_settings{settings.impulse.warm_start,
+                                         settings.impulse.resting_tolerance * settings.gravity.norm() * dt,
+                                         tolerated_depth / dt, settings.impulse.resting_passes};
+  RestingImpulses step_impulses;
   const int sweeps = std::max(settings.impulse.boundary_iterations, 1);
   for (int sweep = 0; sweep < sweeps; ++sweep) {
     // Where the current velocities and corrections would take every body.
@@ -57,6 +62,7 @@ void solve_by_impulses(World& world, const StepSettings& settings, std::vector<R
         face_collides[contacts[c].face] = true;
       }
     }
+    RestingBodies resting_bodies(posed, corrections);
     std::vector<RestingPoint> resting;
     std::vector<std::size_t> face_of_point;
     double deepest = 0;
@@ -65,7 +71,7 @@ void solve_by_impulses(World& world, const StepSettings& settings, std::vector<R
       const SupportFace& face = found.faces[f];
       const double mu = world.law(world.material[face.grain], world.body_material(face.body)).friction;
       for (const SupportPoint& point : face.points) {
-        resting.push_back(resting_point(face, point, mu, posed, corrections, dt));
+        resting.push_back(resting_point(face, point, mu, resting_bodies, dt));
         face_of_point.push_back(f);
         deepest = std::max(deepest, point.depth);
       }
@@ -73,13 +79,14 @@ void solve_by_impulses(World& world, const StepSettings& settings, std::vector<R
     // Done when nothing collides and the step ends with resting contacts touching, to a
     // hundredth of what one step of gravity would move. The first sweep always solves: its
     // warm start is what holds a heap still.
-    if (collision_contact.empty() && (resting.empty() || (sweep > 0 && deepest <= 0.01 * settings.gravity.norm() * dt * dt)))
+    if (collision_contact.empty() && (resting.empty() || (sweep > 0 && deepest <= tolerated_depth)))
       break;
     report.sweeps = sweep + 1;
 
     std::vector<double> approach_before;  // only needed when something collides
     if (!collision_contact.empty())
-      for (const RestingPoint& r : resting) approach_before.push_back(r.frame.normal_velocity());
+      for (const RestingPoint& r : resting)
+        approach_before.push_back(r.normal.dot(posed[r.a].velocity_at(r.r_a) - posed[r.b].velocity_at(r.r_b)));
     auto law_of = [&](const Contact& c) -> const ContactLaw& {
       return world.law(world.material[c.a], world.body_material(c.b));
     };
@@ -109,7 +116,8 @@ void solve_by_impulses(World& world, const StepSettings& settings, std::vector<R
     if (!collision_contact.empty()) {
       std::vector<bool> struck(found.faces.size(), false);
       for (std::size_t k = 0; k < resting.size(); ++k) {
-        const double u_n = resting[k].frame.normal_velocity();
+        const RestingPoint& r = resting[k];
+        const double u_n = r.normal.dot(posed[r.a].velocity_at(r.r_a) - posed[r.b].velocity_at(r.r_b));
         if (u_n < -resting_speed && u_n < approach_before[k]) struck[face_of_point[k]] = true;
       }
       std::size_t kept = 0;
@@ -117,7 +125,8 @@ void solve_by_impulses(World& world, const StepSettings& settings, std::vector<R
         if (!struck[face_of_point[k]]) resting[kept++] = resting[k];
       resting.erase(resting.begin() + std::ptrdiff_t(kept), resting.end());
     }
-    rest(world, is_static, world.resting_impulses, step_impulses, resting, report);
+    report.passes = std::max(report.passes, rest(world, is_static, world.resting_impulses, step_impulses, resting,
+                                                 resting_bodies, resting_settings, report));
     for (std::size_t i = 0; i < n; ++i) {
       world.bodies[i].velocity = posed[i].velocity;
       world.bodies[i].angular_velocity = posed[i].angular_velocity;

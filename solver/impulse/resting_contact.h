@@ -1,36 +1,61 @@
 #pragma once
 // Resting contact, the impulse scheme's solve of slow contacts (docs/theory.md, "Resting
 // contact"): support points held by projected Gauss–Seidel passes on velocities and position
-// corrections, warm started from the last step's impulses (seed 002).
+// corrections, warm started from the last step's impulses (seed 002), passes until the
+// velocities stop changing, in an order that lets the cores share one island and gives the
+// same bits on any number of them.
 #include <cstdint>
-#include <map>
 #include <vector>
 
 #include "solver/contacts/contact_finding.h"
-#include "solver/impulse/contact_impulse.h"
+#include "solver/resting_impulses.h"
 #include "solver/step.h"
 #include "solver/world.h"
 
 namespace scree::solver {
 
-// A support point of a resting face, with what the projected Gauss–Seidel passes accumulate.
-struct RestingPoint {
-  ContactFrame frame;     // on the bodies' velocities
-  ContactFrame push;      // the same point on the bodies' position corrections
-  double touch;           // normal velocity plus correction that ends the step touching, m/s
-  double normal_impulse = 0;  // accumulated, ≥ 0
-  Vec3 friction_impulse = Vec3::Zero();  // accumulated, |·| ≤ μ × normal
-  double push_impulse = 0;    // accumulated, ≥ 0
-  double n_K_n = 0;           // n·K n, of `frame` and `push` alike
-  std::int32_t wall;      // −1 between grains
-  RestingKey key;
+// What resting contact moves: the posed bodies' velocities and this step's position
+// corrections, with the world inverse inertias of the posed orientations (zero for a static
+// body), turned once a sweep rather than once a point.
+struct RestingBodies {
+  RestingBodies(std::vector<RigidBody>& posed, std::vector<RigidBody>& corrections);
+  std::vector<RigidBody>& velocities;
+  std::vector<RigidBody>& corrections;
+  std::vector<Mat3> inverse_inertia;
 };
 
-// One support point of a face as resting contact, on the posed bodies' velocities and on
-// their corrections, with the normal velocity (plus correction) that ends the step exactly
-// touching: the point's depth where the bodies are posed, made up over dt.
+// A support point of a resting face, with what the passes accumulate (~250 bytes: a settled
+// heap holds ~20 a grain).
+struct RestingPoint {
+  std::uint32_t a, b;          // A a grain; B a grain or a static body
+  std::int32_t wall;           // B's wall, −1 for a grain or the terrain
+  RestingKey key;
+  Vec3 r_a, r_b;               // the point from A's and B's centroids
+  Vec3 normal;                 // unit, from B towards A
+  Mat3 K;                      // an impulse P on A changes the relative velocity by K P
+  double n_K_n, friction;
+  double touch;                // normal velocity plus correction that ends the step touching, m/s
+  double normal_impulse = 0;   // accumulated, ≥ 0
+  Vec3 friction_impulse = Vec3::Zero();  // accumulated, |·| ≤ μ × normal
+  double push_impulse = 0;     // accumulated on the corrections, ≥ 0
+  Vec3 start = Vec3::Zero();   // the impulse it started this solve with
+  double normal_work = 0, friction_work = 0;  // J, of the impulses it applied in this solve
+
+  Vec3 impulse() const { return normal_impulse * normal + friction_impulse; }
+};
+
+// One support point of a face as resting contact, with the normal velocity (plus correction)
+// that ends the step exactly touching: the point's depth where the bodies are posed, made up
+// over dt.
 RestingPoint resting_point(const SupportFace& face, const SupportPoint& point, double friction,
-                           std::vector<RigidBody>& posed, std::vector<RigidBody>& corrections, double dt);
+                           const RestingBodies& bodies, double dt);
+
+struct RestingSettings {
+  double warm_start = 1;   // β: a point met again starts from β × its impulse of the last step
+  double tolerance = 0;    // m/s: passes stop when no point's relative velocity changes more
+  double slack = 0;        // m/s: a gap this speed closes within the step counts as touching
+  int max_passes = 1000;   // a guard: passes that still change more stop here
+};
 
 // Resting contact (seed 000 §4.1 against walls; scree also between grains, below): velocities
 // and position corrections that end the step with every support point touching, found by
@@ -43,13 +68,20 @@ RestingPoint resting_point(const SupportFace& face, const SupportPoint& point, d
 // bodies in this step only. Seed 000 corrects velocities alone, and the velocity that removes
 // a penetration stays in the body as kinetic energy: a heap then never comes to rest.
 //
-// The points fall into islands (grains linked by resting points; walls and the terrain link
-// nothing), solved side by side: each converges on its own, so a small cluster in flight
-// stops after a few passes while the deposit takes all thirty; the books are added in island
-// order, so the result does not depend on the number of threads.
+// Order (docs/theory.md, "The resting solve"): the points fall into islands (grains linked
+// by resting points; walls and the terrain link nothing), and an island's points into units
+// (the points of one pair of bodies, solved one after another) coloured so that no two units
+// of a colour move the same grain. A pass solves the colours in turn, the units of a colour
+// side by side: the same arithmetic in the same order on any number of threads. An island
+// stops when a pass changes no relative velocity by more than the tolerance; small islands
+// are solved side by side, a large one by all threads at once.
 //
-// `step_impulses` holds what each point has applied over the sweeps of this step.
-void rest(World& world, const std::vector<bool>& is_static, const std::map<RestingKey, Vec3>& last_step,
-          std::map<RestingKey, Vec3>& step_impulses, std::vector<RestingPoint>& points, StepReport& report);
+// `step_impulses` holds what each point has applied over the earlier sweeps of this step: a
+// point found there starts from it (so a later sweep may take some back); a point met for the
+// first time in this step starts from β × its impulse in `last_step`. Returns the most passes
+// an island took.
+int rest(World& world, const std::vector<bool>& is_static, const RestingImpulses& last_step,
+         RestingImpulses& step_impulses, std::vector<RestingPoint>& points, RestingBodies& bodies,
+         const RestingSettings& settings, StepReport& report);
 
 }  // namespace scree::solver

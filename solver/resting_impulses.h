@@ -1,0 +1,71 @@
+#pragma once
+// What resting contact carries from one step to the next: the impulse each support point
+// applied (the warm start of seed 002), by the point's identity. A sorted array (40 bytes a
+// point, found by bisection) rather than a tree of nodes: a settled heap holds ~20 points a
+// grain, and the step looks each one up once a sweep.
+#include <algorithm>
+#include <compare>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "solver/rigid_body.h"
+
+namespace scree::solver {
+
+// One support point of a resting contact, the same from step to step: grain A, body B (a
+// grain, or a wall's static body), the plane of B's wall (0 for a grain) and A's boundary node
+// (−1 for a sphere).
+struct RestingKey {
+  std::uint32_t a, b;
+  std::int32_t plane, node;
+  auto operator<=>(const RestingKey&) const = default;
+};
+
+class RestingImpulses {
+ public:
+  using Entry = std::pair<RestingKey, Vec3>;
+
+  RestingImpulses() = default;
+  // Entries in any order; of equal keys the last one given is kept.
+  explicit RestingImpulses(std::vector<Entry> entries) : entries_(std::move(entries)) {
+    std::stable_sort(entries_.begin(), entries_.end(), [](const Entry& x, const Entry& y) { return x.first < y.first; });
+    std::vector<Entry> kept;
+    kept.reserve(entries_.size());
+    for (Entry& e : entries_) {
+      if (!kept.empty() && kept.back().first == e.first) kept.back() = e;
+      else kept.push_back(e);
+    }
+    entries_ = std::move(kept);
+  }
+
+  const Vec3* find(const RestingKey& key) const {
+    const auto it = std::lower_bound(entries_.begin(), entries_.end(), key,
+                                     [](const Entry& e, const RestingKey& k) { return e.first < k; });
+    return it != entries_.end() && it->first == key ? &it->second : nullptr;
+  }
+  // These entries, with those of `newer` replacing any of the same key.
+  RestingImpulses updated_by(const RestingImpulses& newer) const {
+    RestingImpulses merged;
+    merged.entries_.reserve(entries_.size() + newer.entries_.size());
+    auto older = entries_.begin();
+    for (const Entry& e : newer.entries_) {
+      for (; older != entries_.end() && older->first < e.first; ++older) merged.entries_.push_back(*older);
+      if (older != entries_.end() && older->first == e.first) ++older;
+      merged.entries_.push_back(e);
+    }
+    merged.entries_.insert(merged.entries_.end(), older, entries_.end());
+    return merged;
+  }
+
+  auto begin() const { return entries_.begin(); }
+  auto end() const { return entries_.end(); }
+  std::size_t size() const { return entries_.size(); }
+  bool empty() const { return entries_.empty(); }
+  bool operator==(const RestingImpulses&) const = default;
+
+ private:
+  std::vector<Entry> entries_;  // sorted by key, keys unique
+};
+
+}  // namespace scree::solver
