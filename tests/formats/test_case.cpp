@@ -63,6 +63,9 @@ TEST(Case, ReferenceExampleParsesCompletely) {
   EXPECT_EQ(c.scheme.impulse.group_tolerance, 0.03);
   EXPECT_EQ(c.scheme.impulse.max_rounds, 300);
   EXPECT_EQ(c.scheme.impulse.boundary_iterations, 10);
+  EXPECT_EQ(c.scheme.impulse.warm_start, 1.0);
+  EXPECT_EQ(c.scheme.impulse.resting_tolerance, 1e-4);
+  EXPECT_EQ(c.scheme.impulse.resting_passes, 300);
   EXPECT_EQ(c.gravity, (Vec3{0, 0, -9.81}));
   EXPECT_EQ(c.global_damping, 0.5);
   EXPECT_EQ(c.seed, 42u);
@@ -234,6 +237,12 @@ const BadCase bad_cases[] = {
     {"GroupToleranceOne", "  type: impulse\n",
      "  type: impulse\n  impulse:\n    group_tolerance: 1\n", 9, "scheme.impulse.group_tolerance",
      "must lie in [0, 1), got 1"},
+    {"WarmStartAboveOne", "  type: impulse\n", "  type: impulse\n  impulse:\n    warm_start: 1.5\n", 9,
+     "scheme.impulse.warm_start", "must lie in [0, 1], got 1.5"},
+    {"RestingToleranceZero", "  type: impulse\n", "  type: impulse\n  impulse:\n    resting_tolerance: 0\n", 9,
+     "scheme.impulse.resting_tolerance", "must be > 0"},
+    {"RestingPassesZero", "  type: impulse\n", "  type: impulse\n  impulse:\n    resting_passes: 0\n", 9,
+     "scheme.impulse.resting_passes", "must lie in [1, "},
     {"UnknownScheme", "  type: impulse", "  type: magic", 7, "scheme.type",
      "must be one of impulse, penalty, pgs"},
     {"ParametersOfOtherScheme", "  type: impulse\n",
@@ -350,6 +359,9 @@ TEST(CaseWriter, NumbersRoundTripBitExact) {
   a.global_damping = std::nextafter(0.5, 1.0);
   a.materials[0].friction = std::tan(25.0 * 3.141592653589793 / 180.0);
   a.scheme.impulse.group_tolerance = 1e-7 / 3;
+  a.scheme.impulse.warm_start = 0.85;
+  a.scheme.impulse.resting_tolerance = 1e-5 / 3;
+  a.scheme.impulse.resting_passes = 77;
   a.seed = 9007199254740993ull;
   write_case(dir / "out.yaml", a);
   Case b = read_case(dir / "out.yaml");
