@@ -41,10 +41,15 @@ double RigidBody::kinetic_energy() const {
   return 0.5 * velocity.squaredNorm() / inverse_mass + 0.5 * w_body.dot(l_body);
 }
 
-Mat3 ContactPoint::collision_matrix() const {
+Mat3 collision_matrix(double inverse_mass_a, const Mat3& inverse_inertia_a, const Vec3& r_a, double inverse_mass_b,
+                      const Mat3& inverse_inertia_b, const Vec3& r_b) {
   const Mat3 ra = skew(r_a), rb = skew(r_b);
-  return (a->inverse_mass + b->inverse_mass) * Mat3::Identity() -
-         ra * a->inverse_inertia_world() * ra - rb * b->inverse_inertia_world() * rb;
+  return (inverse_mass_a + inverse_mass_b) * Mat3::Identity() - ra * inverse_inertia_a * ra - rb * inverse_inertia_b * rb;
+}
+
+Mat3 ContactPoint::collision_matrix() const {
+  return solver::collision_matrix(a->inverse_mass, a->inverse_inertia_world(), r_a, b->inverse_mass,
+                                  b->inverse_inertia_world(), r_b);
 }
 
 void ContactPoint::apply_impulse(const Vec3& impulse_on_a) const {

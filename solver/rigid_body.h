@@ -45,6 +45,11 @@ struct ContactPoint {
   void apply_impulse(const Vec3& impulse_on_a) const;
 };
 
+// K of a contact at offsets r_a, r_b from bodies of inverse masses m⁻¹ and world inverse
+// inertias I⁻¹: (m_A⁻¹ + m_B⁻¹) I − [r_A]× I_A⁻¹ [r_A]× − [r_B]× I_B⁻¹ [r_B]×.
+Mat3 collision_matrix(double inverse_mass_a, const Mat3& inverse_inertia_a, const Vec3& r_a, double inverse_mass_b,
+                      const Mat3& inverse_inertia_b, const Vec3& r_b);
+
 // Rotates q by the constant world angular velocity ω over dt (the exact exponential map).
 Quat rotate(const Quat& q, const Vec3& angular_velocity, double dt);
 

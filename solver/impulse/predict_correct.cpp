@@ -85,8 +85,7 @@ void solve_by_impulses(World& world, const StepSettings& settings, std::vector<R
 
     std::vector<double> approach_before;  // only needed when something collides
     if (!collision_contact.empty())
-      for (const RestingPoint& r : resting)
-        approach_before.push_back(r.normal.dot(posed[r.a].velocity_at(r.r_a) - posed[r.b].velocity_at(r.r_b)));
+      for (const RestingPoint& r : resting) approach_before.push_back(r.normal_velocity(posed));
     auto law_of = [&](const Contact& c) -> const ContactLaw& {
       return world.law(world.material[c.a], world.body_material(c.b));
     };
@@ -116,8 +115,7 @@ void solve_by_impulses(World& world, const StepSettings& settings, std::vector<R
     if (!collision_contact.empty()) {
       std::vector<bool> struck(found.faces.size(), false);
       for (std::size_t k = 0; k < resting.size(); ++k) {
-        const RestingPoint& r = resting[k];
-        const double u_n = r.normal.dot(posed[r.a].velocity_at(r.r_a) - posed[r.b].velocity_at(r.r_b));
+        const double u_n = resting[k].normal_velocity(posed);
         if (u_n < -resting_speed && u_n < approach_before[k]) struck[face_of_point[k]] = true;
       }
       std::size_t kept = 0;

@@ -11,12 +11,6 @@ namespace scree::solver {
 
 namespace {
 
-Mat3 skew(const Vec3& v) {
-  Mat3 m;
-  m << 0, -v.z(), v.y(), v.z(), 0, -v.x(), -v.y(), v.x(), 0;
-  return m;
-}
-
 Vec3 relative_velocity(const std::vector<RigidBody>& bodies, const RestingPoint& p) {
   return bodies[p.a].velocity_at(p.r_a) - bodies[p.b].velocity_at(p.r_b);
 }
@@ -69,7 +63,7 @@ void hold(RestingBodies& bodies, RestingPoint& p, double slack) {
 
 // One correction pass at a point: what pushes it out to touching by the step's end.
 void push(RestingBodies& bodies, RestingPoint& p) {
-  const double normal_velocity = p.normal.dot(relative_velocity(bodies.corrections, p));
+  const double normal_velocity = p.normal_velocity(bodies.corrections);
   const double impulse = std::max(0.0, p.push_impulse + (p.touch - normal_velocity) / p.n_K_n);
   const double change = impulse - p.push_impulse;
   if (change == 0) return;
@@ -217,14 +211,11 @@ RestingPoint resting_point(const SupportFace& face, const SupportPoint& point, d
   r.r_a = point.point - a.position;
   r.r_b = point.point - b.position;
   r.normal = face.normal;
-  // K = (1/m_A + 1/m_B) I − [r_A]× I_A⁻¹ [r_A]× − [r_B]× I_B⁻¹ [r_B]× (DESIGN §4).
-  const Mat3 ra = skew(r.r_a), rb = skew(r.r_b);
-  r.K = (a.inverse_mass + b.inverse_mass) * Mat3::Identity() - ra * bodies.inverse_inertia[r.a] * ra -
-        rb * bodies.inverse_inertia[r.b] * rb;
+  r.K = collision_matrix(a.inverse_mass, bodies.inverse_inertia[r.a], r.r_a, b.inverse_mass,
+                         bodies.inverse_inertia[r.b], r.r_b);
   r.n_K_n = r.normal.dot(r.K * r.normal);
   r.friction = friction;
-  r.touch = r.normal.dot(relative_velocity(bodies.velocities, r)) +
-            r.normal.dot(relative_velocity(bodies.corrections, r)) + point.depth / dt;
+  r.touch = r.normal_velocity(bodies.velocities) + r.normal_velocity(bodies.corrections) + point.depth / dt;
   return r;
 }
 
@@ -271,7 +262,7 @@ int rest(World& world, const std::vector<bool>& is_static, const RestingImpulses
       if (warm_started[k]) apply_measured(bodies, points[k], points[k].impulse(), relative_velocity(bodies.velocities, points[k]));
     const int held = passes_until_still(s, points, bodies.velocities, is_static, moved, settings, parallel,
                                         [&](RestingPoint& p) { hold(bodies, p, settings.slack); });
-    for (std::uint32_t k : s.points) points[k].touch -= points[k].normal.dot(relative_velocity(bodies.velocities, points[k]));
+    for (std::uint32_t k : s.points) points[k].touch -= points[k].normal_velocity(bodies.velocities);
     const int pushed = passes_until_still(s, points, bodies.corrections, is_static, moved, settings, parallel,
                                           [&](RestingPoint& p) { push(bodies, p); });
     passes[i] = std::max(held, pushed);

@@ -42,6 +42,10 @@ struct RestingPoint {
   double normal_work = 0, friction_work = 0;  // J, of the impulses it applied in this solve
 
   Vec3 impulse() const { return normal_impulse * normal + friction_impulse; }
+  // The relative normal velocity here on `bodies` (the posed velocities or the corrections).
+  double normal_velocity(const std::vector<RigidBody>& bodies) const {
+    return normal.dot(bodies[a].velocity_at(r_a) - bodies[b].velocity_at(r_b));
+  }
 };
 
 // One support point of a face as resting contact, with the normal velocity (plus correction)
