@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every benchmark program, then the discharge macro scene in scree alone (GRAINS,
+# Runs every benchmark program, then the resting solve's warm-start study, then the discharge macro scene in scree alone (GRAINS,
 # default 100), then runs that share cores (bench/shared_cores/run.sh); record the figures
 # in docs/benchmarks.md. The side-by-side run against YADE
 # takes an hour at the grain count the acceptance asks for: bench/discharge/vs_yade.sh.
@@ -9,6 +9,9 @@ for b in "$build"/bin/bench_*; do
   echo "== $(basename "$b")"
   "$b" --benchmark_repetitions=3 --benchmark_report_aggregates_only=true
 done
+echo "== resting_study: seed 002's warm-start study, columns of 10-100 balls (docs/validation.md)"
+mkdir -p bench/out
+xvfb-run -a "$build/bin/resting_study" bench/out/resting_study.png | tee bench/out/resting_study.csv
 grains=${GRAINS:-100}
 work=$(pwd)/bench/discharge/out/scree-only
 echo "== discharge, $grains grains, 1.4 s (pipelines/discharge)"

@@ -34,6 +34,9 @@ struct ImpulseSettings {
   double warm_start = 1;
   double resting_tolerance = 1e-4;
   int resting_passes = 300;
+  // Passes accelerated along conjugate directions (the default), or plain projected
+  // Gauss–Seidel: for the comparison of bench/resting_study.cpp, not a case key.
+  bool resting_conjugate = true;
 };
 
 struct StepSettings {

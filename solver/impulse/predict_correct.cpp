@@ -28,7 +28,8 @@ void solve_by_impulses(World& world, const StepSettings& settings, std::vector<R
   const double tolerated_depth = 0.01 * settings.gravity.norm() * dt * dt;
   const RestingSettings resting_settings{settings.impulse.warm_start,
                                          settings.impulse.resting_tolerance * settings.gravity.norm() * dt,
-                                         tolerated_depth / dt, settings.impulse.resting_passes};
+                                         tolerated_depth / dt, settings.impulse.resting_passes,
+                                         settings.impulse.resting_conjugate};
   RestingImpulses step_impulses;
   const int sweeps = std::max(settings.impulse.boundary_iterations, 1);
   for (int sweep = 0; sweep < sweeps; ++sweep) {

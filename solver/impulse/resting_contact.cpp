@@ -124,6 +124,30 @@ Schedule schedule(const std::vector<std::uint32_t>& island, const std::vector<Re
   return s;
 }
 
+// What the passes solve: the velocities (hold) or the corrections (push). Each solves a point,
+// reads its accumulated impulse and moves it (with the bodies) by a given impulse.
+struct Hold {
+  RestingBodies& bodies;
+  double slack;
+  void solve(RestingPoint& p) const { hold(bodies, p, slack); }
+  Vec3 impulse(const RestingPoint& p) const { return p.impulse(); }
+  void shift(RestingPoint& p, const Vec3& by) const {
+    const double by_n = p.normal.dot(by);
+    p.normal_impulse += by_n;
+    p.friction_impulse += by - by_n * p.normal;
+    apply_measured(bodies, p, by, relative_velocity(bodies.velocities, p));
+  }
+};
+struct Push {
+  RestingBodies& bodies;
+  void solve(RestingPoint& p) const { push(bodies, p); }
+  Vec3 impulse(const RestingPoint& p) const { return p.push_impulse * p.normal; }
+  void shift(RestingPoint& p, const Vec3& by) const {
+    p.push_impulse += p.normal.dot(by);
+    apply(bodies.corrections, bodies.inverse_inertia, p, by);
+  }
+};
+
 // Projected Gauss–Seidel passes over an island in its schedule until no unit changes the
 // relative velocity at any of its points by more than the tolerance, measured on the bodies
 // before and after the unit: the points of one face share their load in ways that move load
@@ -133,19 +157,42 @@ Schedule schedule(const std::vector<std::uint32_t>& island, const std::vector<Re
 // tolerance; `moved` holds the pass, by body): a grain knocked in a settled heap then costs
 // passes around it, not over the heap. Within a colour no two units share a grain, so what a
 // unit reads was written by earlier colours only, the same on any number of threads; every
-// thread reads the same largest change, so all stop at the same pass. Returns the passes.
+// thread reads the same largest change, so all stop at the same pass.
+//
+// With `settings.conjugate`, after pass k every point's impulse moves by β_k d, d its
+// direction, and the direction becomes its change in the pass plus β_k d (Silcowitz et al.
+// 2010, the nonsmooth nonlinear conjugate gradient); β_k = |Δλ_k|² / |Δλ_{k−1}|² over the
+// island, summed unit by unit in schedule order, and above 1 the directions restart from the
+// changes. The step may leave an impulse outside its cone for a moment: the next pass projects
+// it. A unit the active set skips has no change and drops its direction. Returns the passes.
 template <class Pass>
 int passes_until_still(const Schedule& s, std::vector<RestingPoint>& points, std::vector<RigidBody>& bodies,
                        const std::vector<bool>& is_static, std::vector<int>& moved, const RestingSettings& settings,
-                       bool parallel, Pass pass) {
+                       bool parallel, const Pass& pass) {
   const std::size_t colours = s.colour_start.size() - 1;
-  for (std::uint32_t k : s.points) moved[points[k].a] = moved[points[k].b] = -1;
+  for (std::uint32_t k : s.points) {
+    moved[points[k].a] = moved[points[k].b] = -1;
+    points[k].direction = Vec3::Zero();
+  }
+  std::vector<double> unit_change(s.unit_start.size() - 1, 0.0);  // squared impulse changes, this pass
   auto solve_unit = [&](std::size_t u, int k) {
     const RestingPoint& first = points[s.points[s.unit_start[u]]];
     const bool b_moves = !is_static[first.b];
-    if (moved[first.a] < k - 1 && (!b_moves || moved[first.b] < k - 1)) return 0.0;
+    if (moved[first.a] < k - 1 && (!b_moves || moved[first.b] < k - 1)) {
+      for (std::uint32_t q = s.unit_start[u]; q < s.unit_start[u + 1]; ++q) points[s.points[q]].change = Vec3::Zero();
+      unit_change[u] = 0;
+      return 0.0;
+    }
     const RigidBody a_before = bodies[first.a], b_before = bodies[first.b];
-    for (std::uint32_t q = s.unit_start[u]; q < s.unit_start[u + 1]; ++q) pass(points[s.points[q]]);
+    double squared_change = 0;
+    for (std::uint32_t q = s.unit_start[u]; q < s.unit_start[u + 1]; ++q) {
+      RestingPoint& p = points[s.points[q]];
+      const Vec3 before = pass.impulse(p);
+      pass.solve(p);
+      p.change = pass.impulse(p) - before;
+      squared_change += p.change.squaredNorm();
+    }
+    unit_change[u] = squared_change;
     const Vec3 dv = (bodies[first.a].velocity - a_before.velocity) - (bodies[first.b].velocity - b_before.velocity);
     const Vec3 dw_a = bodies[first.a].angular_velocity - a_before.angular_velocity;
     const Vec3 dw_b = bodies[first.b].angular_velocity - b_before.angular_velocity;
@@ -161,31 +208,48 @@ int passes_until_still(const Schedule& s, std::vector<RestingPoint>& points, std
     }
     return largest;
   };
+  // The conjugate step: units of a colour move disjoint grains, as in a pass.
+  auto step_unit = [&](std::size_t u, double beta) {
+    for (std::uint32_t q = s.unit_start[u]; q < s.unit_start[u + 1]; ++q) {
+      RestingPoint& p = points[s.points[q]];
+      if (beta > 0 && p.direction != Vec3::Zero()) pass.shift(p, beta * p.direction);
+      p.direction = p.change + beta * p.direction;
+    }
+  };
+  auto each_colour = [&](auto&& unit) {
+    for (std::size_t c = 0; c < colours; ++c) {
+      if (s.last_shared && c + 1 == colours) {
+#pragma omp single
+        for (std::size_t u = s.colour_start[c]; u < s.colour_start[c + 1]; ++u) unit(u);
+      } else {
+#pragma omp for schedule(static)
+        for (std::size_t u = s.colour_start[c]; u < s.colour_start[c + 1]; ++u) unit(u);
+      }
+    }
+  };
   int passes = 0;
-  double largest[2] = {0, 0};  // this pass's and the next's, so that one barrier a pass does
+  double beta = 0, last_change = 0;
+  double largest[2] = {0, 0};  // this pass's and the next's
 #pragma omp parallel if (parallel)
   {
     for (int k = 0; k < settings.max_passes; ++k) {
       double mine = 0;
-      for (std::size_t c = 0; c < colours; ++c) {
-        if (s.last_shared && c + 1 == colours) {
-#pragma omp single
-          for (std::size_t u = s.colour_start[c]; u < s.colour_start[c + 1]; ++u) mine = std::max(mine, solve_unit(u, k));
-        } else {
-#pragma omp for schedule(static)
-          for (std::size_t u = s.colour_start[c]; u < s.colour_start[c + 1]; ++u) mine = std::max(mine, solve_unit(u, k));
-        }
-      }
+      each_colour([&](std::size_t u) { mine = std::max(mine, solve_unit(u, k)); });
 #pragma omp critical(scree_resting_pass)
       largest[k % 2] = std::max(largest[k % 2], mine);
 #pragma omp barrier
       const bool still = largest[k % 2] <= settings.tolerance;
-#pragma omp single nowait
+#pragma omp single
       {
         largest[(k + 1) % 2] = 0;
         passes = k + 1;
+        double change = 0;
+        for (double c : unit_change) change += c;
+        beta = settings.conjugate && k > 0 && last_change > 0 && change <= last_change ? change / last_change : 0;
+        last_change = change;
       }
       if (still) break;
+      if (settings.conjugate) each_colour([&](std::size_t u) { step_unit(u, beta); });
     }
   }
   return passes;
@@ -260,11 +324,10 @@ int rest(World& world, const std::vector<bool>& is_static, const RestingImpulses
     const Schedule& s = schedules[i];
     for (std::uint32_t k : s.points)
       if (warm_started[k]) apply_measured(bodies, points[k], points[k].impulse(), relative_velocity(bodies.velocities, points[k]));
-    const int held = passes_until_still(s, points, bodies.velocities, is_static, moved, settings, parallel,
-                                        [&](RestingPoint& p) { hold(bodies, p, settings.slack); });
+    const int held =
+        passes_until_still(s, points, bodies.velocities, is_static, moved, settings, parallel, Hold{bodies, settings.slack});
     for (std::uint32_t k : s.points) points[k].touch -= points[k].normal_velocity(bodies.velocities);
-    const int pushed = passes_until_still(s, points, bodies.corrections, is_static, moved, settings, parallel,
-                                          [&](RestingPoint& p) { push(bodies, p); });
+    const int pushed = passes_until_still(s, points, bodies.corrections, is_static, moved, settings, parallel, Push{bodies});
     passes[i] = std::max(held, pushed);
   };
   // An island of this many points is solved by all threads at once, smaller ones side by side

@@ -97,13 +97,12 @@ TEST(RestingContact, PointInsideIsPushedOutByACorrectionAlone) {
   EXPECT_EQ(b.world.energy.resting, 0);
 }
 
-// Seed 002's column: balls stacked touching on the floor. Once settled, warm started from
-// the last step, the floor carries the column's weight every step (the 0.1 %), with
-// the case's defaults but for the time step.
-TEST(RestingContact, ColumnOfFiftyBallsCarriesItsWeightEveryStep) {
+// Seed 002's column: balls (r = 1 cm) stacked touching on the floor, the case's defaults
+// (Δt = 1 ms), settled for 0.2 s. Warm started from the last step, the floor should carry the
+// column's weight every step (the 0.1 %): the largest relative error over `steps`.
+double worst_floor_load_error(int balls, int steps) {
   World w;
   const double r = 0.01;
-  constexpr int balls = 50;
   w.shapes.push_back(GrainShape::sphere(r));
   w.laws = {{0.5, 0.5}};
   for (int k = 0; k < balls; ++k) w.add_grain(std::uint64_t(k + 1), 0, 0, 2650, 1, Vec3(0, 0, r + 2 * r * k), Quat::Identity());
@@ -112,13 +111,20 @@ TEST(RestingContact, ColumnOfFiftyBallsCarriesItsWeightEveryStep) {
   const double weight_impulse = balls * s.gravity.norm() * s.time_step / w.bodies[0].inverse_mass;
   while (w.time < 0.2) advance(w, s);
   double worst = 0;
-  for (int step = 0; step < 200; ++step) {
+  for (int step = 0; step < steps; ++step) {
     const StepReport report = advance(w, s);
     worst = std::max(worst, std::abs(-report.wall_impulse[0].z() / weight_impulse - 1));
   }
-  EXPECT_LT(worst, 1e-3);
   std::printf("column of %d balls: floor load off its weight by at most %.2g\n", balls, worst);
+  return worst;
 }
+
+TEST(RestingContact, ColumnOfFiftyBallsCarriesItsWeightEveryStep) { EXPECT_LT(worst_floor_load_error(50, 200), 1e-3); }
+
+// Plain Gauss–Seidel carries load down a column a contact or so a pass; 300 passes a step
+// leave a column of 100 bouncing (floor load off by 140 %, bench/resting_study.cpp). The
+// conjugate passes settle it.
+TEST(RestingContact, ColumnOfAHundredBallsSettlesWithTheDefaultPasses) { EXPECT_LT(worst_floor_load_error(100, 100), 1e-3); }
 
 }  // namespace
 }  // namespace scree::solver
