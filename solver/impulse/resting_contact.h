@@ -85,7 +85,7 @@ struct RestingSettings {
 //
 // Between passes every point's impulse steps further along a conjugate direction, the
 // nonsmooth nonlinear conjugate gradient of Silcowitz, Niebe and Erleben (2010): a column of
-// 50 balls settles in a third of the passes, one of 100 settles at all (docs/theory.md,
+// 50 balls takes a sixth of the passes, one of 100 settles at all (docs/theory.md,
 // "The resting solve"). The step's size is the ratio of the last two passes' squared impulse
 // changes, summed in schedule order; above 1 the directions restart.
 //
