@@ -38,9 +38,39 @@ void apply_measured(RestingBodies& bodies, RestingPoint& p, const Vec3& impulse,
   p.friction_work += mean.dot(impulse) - mean_n * p_n;
 }
 
+// The friction impulse F, |F| ≤ cap, that leaves the least kinetic energy in the relative
+// tangential motion, given the slip u_t its present one leaves: F = −(A + λ)⁻¹ (u_t − A F₀),
+// A = K's tangential block, F₀ the present impulse, λ ≥ 0 such that |F| = cap (Moré and
+// Sorensen's trust-region step in two dimensions, by Newton's method on 1/|F(λ)| − 1/cap).
+// The slip it leaves, u_t + A (F − F₀) = −λ F, opposes F: Coulomb's sliding friction.
+Vec3 sliding_friction(const RestingPoint& p, const Vec3& slip, double cap) {
+  if (cap <= 0) return Vec3::Zero();
+  const Vec3 t1 = p.normal.unitOrthogonal(), t2 = p.normal.cross(t1);
+  Eigen::Matrix<double, 3, 2> tangents;
+  tangents << t1, t2;
+  const Eigen::Matrix2d A = tangents.transpose() * p.K * tangents;
+  const Eigen::Vector2d b = tangents.transpose() * slip - A * (tangents.transpose() * p.friction_impulse);
+  const Eigen::SelfAdjointEigenSolver<Eigen::Matrix2d> eigen(A);
+  const Eigen::Vector2d a = eigen.eigenvalues(), c = eigen.eigenvectors().transpose() * b;
+  double lambda = 0;
+  for (int k = 0; k < 50; ++k) {
+    const Eigen::Vector2d y(c[0] / (a[0] + lambda), c[1] / (a[1] + lambda));  // −F in A's axes
+    const double norm = y.norm();
+    const double slope = -(y[0] * y[0] / (a[0] + lambda) + y[1] * y[1] / (a[1] + lambda)) / norm;  // d|y|/dλ
+    const double step = (norm / cap - 1) * norm / -slope;  // Newton on 1/|y| − 1/cap
+    lambda = std::max(0.0, lambda + step);
+    if (std::abs(step) <= 1e-12 * (a[0] + lambda)) break;
+  }
+  const Eigen::Vector2d f = -(eigen.eigenvectors() * Eigen::Vector2d(c[0] / (a[0] + lambda), c[1] / (a[1] + lambda)));
+  const Vec3 friction = tangents * f;
+  return friction * std::min(1.0, cap / friction.norm());  // round-off
+}
+
 // One velocity pass at a point: the normal impulse that stops the approach beyond touching,
-// then friction on the slip that leaves, capped at μ times the normal impulse; both go on as
-// one impulse.
+// then friction on the slip that leaves: the impulse that stops it in both tangent
+// directions at once where that stays within μ times the normal impulse (a step along the
+// slip alone cycles where K couples them, docs/theory.md "The resting solve"), else the
+// sliding friction of that size. Both go on as one impulse.
 void hold(RestingBodies& bodies, RestingPoint& p, double slack) {
   const Vec3& n = p.normal;
   const Vec3 u = relative_velocity(bodies.velocities, p);
@@ -51,10 +81,9 @@ void hold(RestingBodies& bodies, RestingPoint& p, double slack) {
   const Vec3 after_normal = u + p.K * impulse;
   const Vec3 slip = after_normal - n.dot(after_normal) * n;
   if (slip.squaredNorm() > 0) {
-    const Vec3 t = slip.normalized();
-    Vec3 friction = p.friction_impulse - slip / t.dot(p.K * t);
     const double cap = p.friction * p.normal_impulse;
-    if (friction.norm() > cap) friction *= cap / friction.norm();
+    Vec3 friction = p.friction_impulse - p.stick * slip;
+    if (friction.norm() > cap) friction = sliding_friction(p, slip, cap);
     impulse += friction - p.friction_impulse;
     p.friction_impulse = friction;
   }
@@ -278,6 +307,10 @@ RestingPoint resting_point(const SupportFace& face, const SupportPoint& point, d
   r.K = collision_matrix(a.inverse_mass, bodies.inverse_inertia[r.a], r.r_a, b.inverse_mass,
                          bodies.inverse_inertia[r.b], r.r_b);
   r.n_K_n = r.normal.dot(r.K * r.normal);
+  const Vec3 t1 = r.normal.unitOrthogonal(), t2 = r.normal.cross(t1);
+  Eigen::Matrix<double, 3, 2> tangents;
+  tangents << t1, t2;
+  r.stick = tangents * (tangents.transpose() * r.K * tangents).inverse() * tangents.transpose();
   r.friction = friction;
   r.touch = r.normal_velocity(bodies.velocities) + r.normal_velocity(bodies.corrections) + point.depth / dt;
   return r;

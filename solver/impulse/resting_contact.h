@@ -33,6 +33,7 @@ struct RestingPoint {
   Vec3 r_a, r_b;               // the point from A's and B's centroids
   Vec3 normal;                 // unit, from B towards A
   Mat3 K;                      // an impulse P on A changes the relative velocity by K P
+  Mat3 stick;                  // the friction impulse that stops a slip s is −stick · s (K's tangential block, inverted)
   double n_K_n, friction;
   double touch;                // normal velocity plus correction that ends the step touching, m/s
   double normal_impulse = 0;   // accumulated, ≥ 0

@@ -1,8 +1,9 @@
 // Resting contact, the impulse scheme's hold on slow contacts, on its own: one support point
 // of a ball on a floor, with closed forms for what one solve leaves: a ball arriving at the
 // floor in this step stops there (its kinetic energy booked as resting work), a warm start
-// that pushes too hard is taken back, friction is capped at μ times the normal impulse, and a
-// point already inside is pushed out by a correction that adds no kinetic energy.
+// that pushes too hard is taken back, friction is capped at μ times the normal impulse, sticks
+// in both tangents at once and slides against the slip it leaves, and a point already inside
+// is pushed out by a correction that adds no kinetic energy.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -95,6 +96,55 @@ TEST(RestingContact, PointInsideIsPushedOutByACorrectionAlone) {
   EXPECT_NEAR(b.posed[0].velocity.norm(), 0, 1e-15);
   EXPECT_NEAR(b.corrections[0].velocity.z(), 2e-4 / dt, 1e-9);
   EXPECT_EQ(b.world.energy.resting, 0);
+}
+
+// Friction at a point held off the centroid's vertical, where an impulse along one tangent
+// also moves the point along the other (K's tangential block is not a multiple of the unit):
+// the ball of BallOnFloor, after a step of gravity and sliding at `slide`, held at a point
+// 3 cm and 2 cm off to the side (the step's solve of one point, not a contact a ball would
+// have) where it ends the step touching. One pass.
+struct OffCentrePoint {
+  BallOnFloor ball;
+  Vec3 slip_after;  // the relative tangential velocity the pass leaves
+  Vec3 friction;    // its friction impulse
+  double normal;    // its normal impulse
+
+  OffCentrePoint(double mu, const Vec3& slide) : ball(radius, slide - 9.81 * dt * Vec3::UnitZ(), mu) {
+    const SupportFace face{0, 1, 0, Vec3::UnitZ(), {}};
+    const SupportPoint at{ball.posed[0].position + Vec3(0.03, 0.02, -radius), 9.81 * dt * dt, {0, 1, 0, -1}};  // ends touching
+    RestingBodies bodies(ball.posed, ball.corrections);
+    ball.points = {resting_point(face, at, mu, bodies, dt)};
+    RestingImpulses step;
+    StepReport report;
+    report.wall_impulse.assign(1, Vec3::Zero());
+    rest(ball.world, {false, true}, {}, step, ball.points, bodies, RestingSettings{1, 0, 0, 1}, report);
+    const RestingPoint& p = ball.points[0];
+    const Vec3 u = ball.posed[0].velocity_at(p.r_a);
+    slip_after = u - u.z() * Vec3::UnitZ();
+    friction = p.friction_impulse;
+    normal = p.normal_impulse;
+  }
+};
+
+TEST(RestingContact, StickingFrictionStopsTheSlipInBothTangentsInOnePass) {
+  // μ large: the pass stops the slip outright. A step along the slip alone leaves a part
+  // across it (here a third of the slip), which Gauss–Seidel cycles on where points share a
+  // body.
+  const OffCentrePoint p(5, Vec3(0.002, -0.001, 0));
+  ASSERT_GT(p.normal, 0);
+  EXPECT_LT(p.friction.norm(), 5 * p.normal);
+  EXPECT_LT(p.slip_after.norm(), 1e-12 * 0.002);
+}
+
+TEST(RestingContact, SlidingFrictionOpposesTheSlipItLeavesAtMuTimesTheNormalImpulse) {
+  // μ small: Coulomb's sliding friction, μ times the normal impulse against the slip that
+  // remains (the impulse that leaves the least kinetic energy in the tangent plane).
+  const double mu = 0.1;
+  const OffCentrePoint p(mu, Vec3(0.2, -0.1, 0));
+  ASSERT_GT(p.normal, 0);
+  ASSERT_GT(p.slip_after.norm(), 0.01);
+  EXPECT_NEAR(p.friction.norm(), mu * p.normal, 1e-12 * mu * p.normal);
+  EXPECT_LT((p.friction.normalized() + p.slip_after.normalized()).norm(), 1e-9);
 }
 
 // Seed 002's column: balls (r = 1 cm) stacked touching on the floor, the case's defaults
