@@ -38,6 +38,14 @@ void apply_measured(RestingBodies& bodies, RestingPoint& p, const Vec3& impulse,
   p.friction_work += mean.dot(impulse) - mean_n * p_n;
 }
 
+// Two unit tangents across a unit normal, as the columns of T.
+Eigen::Matrix<double, 3, 2> tangent_plane(const Vec3& normal) {
+  const Vec3 t1 = normal.unitOrthogonal();
+  Eigen::Matrix<double, 3, 2> tangents;
+  tangents << t1, normal.cross(t1);
+  return tangents;
+}
+
 // The friction impulse F, |F| ≤ cap, that leaves the least kinetic energy in the relative
 // tangential motion, given the slip u_t its present one leaves: F = −(A + λ)⁻¹ (u_t − A F₀),
 // A = K's tangential block, F₀ the present impulse, λ ≥ 0 such that |F| = cap (Moré and
@@ -45,9 +53,7 @@ void apply_measured(RestingBodies& bodies, RestingPoint& p, const Vec3& impulse,
 // The slip it leaves, u_t + A (F − F₀) = −λ F, opposes F: Coulomb's sliding friction.
 Vec3 sliding_friction(const RestingPoint& p, const Vec3& slip, double cap) {
   if (cap <= 0) return Vec3::Zero();
-  const Vec3 t1 = p.normal.unitOrthogonal(), t2 = p.normal.cross(t1);
-  Eigen::Matrix<double, 3, 2> tangents;
-  tangents << t1, t2;
+  const Eigen::Matrix<double, 3, 2> tangents = tangent_plane(p.normal);
   const Eigen::Matrix2d A = tangents.transpose() * p.K * tangents;
   const Eigen::Vector2d b = tangents.transpose() * slip - A * (tangents.transpose() * p.friction_impulse);
   const Eigen::SelfAdjointEigenSolver<Eigen::Matrix2d> eigen(A);
@@ -307,9 +313,7 @@ RestingPoint resting_point(const SupportFace& face, const SupportPoint& point, d
   r.K = collision_matrix(a.inverse_mass, bodies.inverse_inertia[r.a], r.r_a, b.inverse_mass,
                          bodies.inverse_inertia[r.b], r.r_b);
   r.n_K_n = r.normal.dot(r.K * r.normal);
-  const Vec3 t1 = r.normal.unitOrthogonal(), t2 = r.normal.cross(t1);
-  Eigen::Matrix<double, 3, 2> tangents;
-  tangents << t1, t2;
+  const Eigen::Matrix<double, 3, 2> tangents = tangent_plane(r.normal);
   r.stick = tangents * (tangents.transpose() * r.K * tangents).inverse() * tangents.transpose();
   r.friction = friction;
   r.touch = r.normal_velocity(bodies.velocities) + r.normal_velocity(bodies.corrections) + point.depth / dt;

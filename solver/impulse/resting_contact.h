@@ -24,7 +24,7 @@ struct RestingBodies {
   std::vector<Mat3> inverse_inertia;
 };
 
-// A support point of a resting face, with what the passes accumulate (~300 bytes: a settled
+// A support point of a resting face, with what the passes accumulate (~400 bytes: a settled
 // heap holds ~20 a grain).
 struct RestingPoint {
   std::uint32_t a, b;          // A a grain; B a grain or a static body
