@@ -85,6 +85,7 @@ Scheme read_scheme(Map m) {
     q.warm_start = p.real_or("warm_start", q.warm_start, zero_to_one);
     q.resting_tolerance = p.real_or("resting_tolerance", q.resting_tolerance, yaml::positive);
     q.resting_passes = int(p.integer_or("resting_passes", q.resting_passes, 1, INT_MAX));
+    q.resting_passes_per_layer = int(p.integer_or("resting_passes_per_layer", q.resting_passes_per_layer, 1, INT_MAX));
     p.finish();
   }
   m.finish();

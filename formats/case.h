@@ -48,10 +48,12 @@ struct ImpulseParameters {
   int max_rounds = 300;            // then restitution is set to zero (seed 003)
   int boundary_iterations = 10;    // predict–correct sweeps against static bodies (seed 000)
   // Resting contact's passes (solver/impulse/resting_contact.h): warm start β (seed 002),
-  // the velocity change that ends them, as a fraction of one step of gravity, and a guard.
+  // the velocity change that ends them, as a fraction of one step of gravity, a guard, and
+  // the passes an island gets for each contact of its depth.
   double warm_start = 1;
   double resting_tolerance = 1e-4;
   int resting_passes = 300;
+  int resting_passes_per_layer = 2;
 
   bool operator==(const ImpulseParameters&) const = default;
 };

@@ -59,6 +59,7 @@ void emit_scheme(CaseEmitter& e, const Scheme& s) {
       e.real("warm_start", s.impulse.warm_start);
       e.real("resting_tolerance", s.impulse.resting_tolerance);
       e.integer("resting_passes", s.impulse.resting_passes);
+      e.integer("resting_passes_per_layer", s.impulse.resting_passes_per_layer);
       break;
   }
   e.out() << YAML::EndMap << YAML::EndMap;

@@ -30,10 +30,12 @@ struct ImpulseSettings {
   // Resting contact's projected Gauss–Seidel (solver/impulse/resting_contact.h): a point met
   // again starts from β times its last step's impulse (seed 002), and the passes stop when no
   // point's relative velocity changes by more than `resting_tolerance` |g| Δt, or after
+  // `resting_passes_per_layer` × (L + 10) passes for an island L contacts deep, at most
   // `resting_passes`.
   double warm_start = 1;
   double resting_tolerance = 1e-4;
   int resting_passes = 300;
+  int resting_passes_per_layer = 2;
   // Passes accelerated along conjugate directions (the default), or plain projected
   // Gauss–Seidel: for the comparison of bench/resting_study.cpp, not a case key.
   bool resting_conjugate = true;

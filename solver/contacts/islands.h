@@ -21,4 +21,11 @@ struct Island {
 std::vector<Island> contact_islands(const std::vector<std::pair<std::uint32_t, std::uint32_t>>& pairs,
                                     const std::vector<bool>& is_static);
 
+// How many contacts deep an island is: the most contacts that separate one of its grains from
+// a static body, along the fewest (a column of N balls on the floor: N). An island that
+// touches nothing static counts twice the most contacts from its smallest body (at least its
+// diameter). The load path a resting solve must carry a step's gravity along.
+int island_layers(const Island& island, const std::vector<std::pair<std::uint32_t, std::uint32_t>>& pairs,
+                  const std::vector<bool>& is_static);
+
 }  // namespace scree::solver

@@ -29,7 +29,7 @@ void solve_by_impulses(World& world, const StepSettings& settings, std::vector<R
   const RestingSettings resting_settings{settings.impulse.warm_start,
                                          settings.impulse.resting_tolerance * settings.gravity.norm() * dt,
                                          tolerated_depth / dt, settings.impulse.resting_passes,
-                                         settings.impulse.resting_conjugate};
+                                         settings.impulse.resting_conjugate, settings.impulse.resting_passes_per_layer};
   RestingImpulses step_impulses;
   const int sweeps = std::max(settings.impulse.boundary_iterations, 1);
   for (int sweep = 0; sweep < sweeps; ++sweep) {

@@ -199,11 +199,12 @@ struct Push {
 // 2010, the nonsmooth nonlinear conjugate gradient); β_k = |Δλ_k|² / |Δλ_{k−1}|² over the
 // island, summed unit by unit in schedule order, and above 1 the directions restart from the
 // changes. The step may leave an impulse outside its cone for a moment: the next pass projects
-// it. A unit the active set skips has no change and drops its direction. Returns the passes.
+// it. A unit the active set skips has no change and drops its direction. Stops after
+// `max_passes` if still changing. Returns the passes.
 template <class Pass>
 int passes_until_still(const Schedule& s, std::vector<RestingPoint>& points, std::vector<RigidBody>& bodies,
                        const std::vector<bool>& is_static, std::vector<int>& moved, const RestingSettings& settings,
-                       bool parallel, const Pass& pass) {
+                       int max_passes, bool parallel, const Pass& pass) {
   const std::size_t colours = s.colour_start.size() - 1;
   for (std::uint32_t k : s.points) {
     moved[points[k].a] = moved[points[k].b] = -1;
@@ -267,7 +268,7 @@ int passes_until_still(const Schedule& s, std::vector<RestingPoint>& points, std
   double largest[2] = {0, 0};  // this pass's and the next's
 #pragma omp parallel if (parallel)
   {
-    for (int k = 0; k < settings.max_passes; ++k) {
+    for (int k = 0; k < max_passes; ++k) {
       double mine = 0;
       each_colour([&](std::size_t u) { mine = std::max(mine, solve_unit(u, k)); });
 #pragma omp critical(scree_resting_pass)
@@ -352,8 +353,14 @@ int rest(World& world, const std::vector<bool>& is_static, const RestingImpulses
   const std::vector<Island> islands = contact_islands(pairs, is_static);
   std::vector<std::uint64_t> taken(bodies.velocities.size(), 0);
   std::vector<Schedule> schedules;
+  std::vector<int> pass_limits;
   schedules.reserve(islands.size());
-  for (const Island& island : islands) schedules.push_back(schedule(island.contacts, points, is_static, taken));
+  pass_limits.reserve(islands.size());
+  for (const Island& island : islands) {
+    schedules.push_back(schedule(island.contacts, points, is_static, taken));
+    const long long budget = (long long)settings.passes_per_layer * (island_layers(island, pairs, is_static) + 10);
+    pass_limits.push_back(int(std::min<long long>(settings.max_passes, budget)));
+  }
 
   std::vector<int> passes(islands.size(), 0);
   std::vector<int> moved(bodies.velocities.size(), -1);
@@ -362,9 +369,11 @@ int rest(World& world, const std::vector<bool>& is_static, const RestingImpulses
     for (std::uint32_t k : s.points)
       if (warm_started[k]) apply_measured(bodies, points[k], points[k].impulse(), relative_velocity(bodies.velocities, points[k]));
     const int held =
-        passes_until_still(s, points, bodies.velocities, is_static, moved, settings, parallel, Hold{bodies, settings.slack});
+        passes_until_still(s, points, bodies.velocities, is_static, moved, settings, pass_limits[i], parallel,
+                           Hold{bodies, settings.slack});
     for (std::uint32_t k : s.points) points[k].touch -= points[k].normal_velocity(bodies.velocities);
-    const int pushed = passes_until_still(s, points, bodies.corrections, is_static, moved, settings, parallel, Push{bodies});
+    const int pushed =
+        passes_until_still(s, points, bodies.corrections, is_static, moved, settings, pass_limits[i], parallel, Push{bodies});
     passes[i] = std::max(held, pushed);
   };
   // An island of this many points is solved by all threads at once, smaller ones side by side

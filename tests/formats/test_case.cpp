@@ -66,6 +66,7 @@ TEST(Case, ReferenceExampleParsesCompletely) {
   EXPECT_EQ(c.scheme.impulse.warm_start, 1.0);
   EXPECT_EQ(c.scheme.impulse.resting_tolerance, 1e-4);
   EXPECT_EQ(c.scheme.impulse.resting_passes, 300);
+  EXPECT_EQ(c.scheme.impulse.resting_passes_per_layer, 2);
   EXPECT_EQ(c.gravity, (Vec3{0, 0, -9.81}));
   EXPECT_EQ(c.global_damping, 0.5);
   EXPECT_EQ(c.seed, 42u);
@@ -243,6 +244,8 @@ const BadCase bad_cases[] = {
      "scheme.impulse.resting_tolerance", "must be > 0"},
     {"RestingPassesZero", "  type: impulse\n", "  type: impulse\n  impulse:\n    resting_passes: 0\n", 9,
      "scheme.impulse.resting_passes", "must lie in [1, "},
+    {"RestingPassesPerLayerZero", "  type: impulse\n", "  type: impulse\n  impulse:\n    resting_passes_per_layer: 0\n", 9,
+     "scheme.impulse.resting_passes_per_layer", "must lie in [1, "},
     {"UnknownScheme", "  type: impulse", "  type: magic", 7, "scheme.type",
      "must be one of impulse, penalty, pgs"},
     {"ParametersOfOtherScheme", "  type: impulse\n",
@@ -362,6 +365,7 @@ TEST(CaseWriter, NumbersRoundTripBitExact) {
   a.scheme.impulse.warm_start = 0.85;
   a.scheme.impulse.resting_tolerance = 1e-5 / 3;
   a.scheme.impulse.resting_passes = 77;
+  a.scheme.impulse.resting_passes_per_layer = 5;
   a.seed = 9007199254740993ull;
   write_case(dir / "out.yaml", a);
   Case b = read_case(dir / "out.yaml");

@@ -150,13 +150,18 @@ TEST(RestingContact, SlidingFrictionOpposesTheSlipItLeavesAtMuTimesTheNormalImpu
 // Seed 002's column: balls (r = 1 cm) stacked touching on the floor, the case's defaults
 // (Δt = 1 ms), settled for 0.2 s. Warm started from the last step, the floor should carry the
 // column's weight every step (the 0.1 %): the largest relative error over `steps`.
-double worst_floor_load_error(int balls, int steps) {
+World column_of_balls(int balls) {
   World w;
   const double r = 0.01;
   w.shapes.push_back(GrainShape::sphere(r));
   w.laws = {{0.5, 0.5}};
   for (int k = 0; k < balls; ++k) w.add_grain(std::uint64_t(k + 1), 0, 0, 2650, 1, Vec3(0, 0, r + 2 * r * k), Quat::Identity());
   w.add_wall(Wall{});
+  return w;
+}
+
+double worst_floor_load_error(int balls, int steps) {
+  World w = column_of_balls(balls);
   StepSettings s;
   const double weight_impulse = balls * s.gravity.norm() * s.time_step / w.bodies[0].inverse_mass;
   while (w.time < 0.2) advance(w, s);
@@ -175,6 +180,23 @@ TEST(RestingContact, ColumnOfFiftyBallsCarriesItsWeightEveryStep) { EXPECT_LT(wo
 // leave a column of 100 bouncing (floor load off by 140 %, bench/resting_study.cpp). The
 // conjugate passes settle it.
 TEST(RestingContact, ColumnOfAHundredBallsSettlesWithTheDefaultPasses) { EXPECT_LT(worst_floor_load_error(100, 100), 1e-3); }
+
+// Passes that never reach the tolerance stop at the island's budget: passes per layer times
+// (its depth in contacts + 10), at most `resting_passes`.
+TEST(RestingContact, PassesStopAtTheBudgetOfTheIslandsDepth) {
+  auto passes = [](int balls, int per_layer, int most) {
+    World w = column_of_balls(balls);
+    StepSettings s;
+    s.impulse.resting_tolerance = 1e-300;
+    s.impulse.resting_passes_per_layer = per_layer;
+    s.impulse.resting_passes = most;
+    return advance(w, s).passes;
+  };
+  EXPECT_EQ(passes(5, 2, 300), 30);
+  EXPECT_EQ(passes(12, 2, 300), 44);
+  EXPECT_EQ(passes(12, 3, 300), 66);
+  EXPECT_EQ(passes(12, 3, 50), 50);
+}
 
 }  // namespace
 }  // namespace scree::solver
