@@ -67,8 +67,9 @@ class ContactFinder {
   // Contacts take the nodes inside and those within `margin` outside: a resting contact keeps
   // its points while round-off moves it in and out, and a face about to strike collides as a
   // whole, not first with the half that happens to be a hair deeper.
-  ContactFinder(const World& world, const std::vector<RigidBody>& posed, double dt, double margin)
-      : world_(world), posed_(posed), dt_(dt), margin_(margin) {
+  ContactFinder(const World& world, const std::vector<RigidBody>& posed, double dt, double margin,
+                SweepSamples* samples)
+      : world_(world), posed_(posed), dt_(dt), margin_(margin), samples_(samples) {
     for (std::size_t i = 0; i < world.grain_count(); ++i)
       poses_.push_back({posed[i].position, posed[i].orientation, world.scale[i]});
   }
@@ -103,6 +104,7 @@ class ContactFinder {
         if (world_.terrain) grain_terrain(grain_batches[i], i);
       }
     }
+    if (samples_ && !samples_->filled) keep_samples(pair_batches);
     std::vector<Contact> contacts;
     for (std::vector<Batch>* batches : {&pair_batches, &grain_batches})
       for (Batch& batch : *batches) {
@@ -128,7 +130,57 @@ class ContactFinder {
   struct Batch {
     std::vector<Contact> contacts;
     std::vector<SupportFace> faces;
+    std::vector<std::pair<std::uint64_t, std::vector<std::uint32_t>>> near;  // for SweepSamples
   };
+
+  static std::uint64_t pair_key(std::uint32_t master, std::uint32_t other) {
+    return std::uint64_t(master) << 32 | other;
+  }
+
+  void keep_samples(std::vector<Batch>& batches) {
+    std::vector<std::pair<std::uint64_t, std::vector<std::uint32_t>>> near;
+    for (Batch& batch : batches) std::move(batch.near.begin(), batch.near.end(), std::back_inserter(near));
+    std::sort(near.begin(), near.end());
+    samples_->posed = posed_;
+    for (auto& [key, nodes] : near) {
+      samples_->pairs.push_back(key);
+      samples_->nodes.push_back(std::move(nodes));
+    }
+    samples_->filled = true;
+  }
+
+  // How far grain i has moved since the samples were taken, at distance `lever` from its
+  // centre: its centre's shift plus the turn (an angle) times the lever.
+  double moved(std::uint32_t i, double lever) const {
+    const RigidBody& then = samples_->posed[i];
+    const double turn = 2 * std::asin(std::min(1.0, (posed_[i].orientation * then.orientation.conjugate()).vec().norm()));
+    return (posed_[i].position - then.position).norm() + turn * lever;
+  }
+
+  // The master's nodes in the other's level set: from the samples when they cover the pair
+  // and its grains have moved little enough since, else all of them (and, in the first
+  // search, noting those within the slack).
+  std::vector<NodeContact> sample_pair(Batch& batch, std::uint32_t m, std::uint32_t o) {
+    const ShapeTemplate& master = *shape(m).level_set;
+    const ShapeTemplate& other = *shape(o).level_set;
+    if (!samples_) return node_contacts(master, poses_[m], other, poses_[o], margin(m), reach(o));
+    const std::uint64_t key = pair_key(m, o);
+    if (!samples_->filled) {
+      NearNodes near{samples_->slack, {}};
+      std::vector<NodeContact> found = node_contacts(master, poses_[m], other, poses_[o], margin(m), reach(o), &near);
+      batch.near.emplace_back(key, std::move(near.nodes));
+      return found;
+    }
+    const auto it = std::lower_bound(samples_->pairs.begin(), samples_->pairs.end(), key);
+    // A node near the other lies within reach(o) + margin + slack of its centre, and that
+    // centre within radius(m) + reach(o) + margin + slack of the master's.
+    const double around_other = reach(o) + margin(m) + samples_->slack;
+    if (it != samples_->pairs.end() && *it == key &&
+        moved(m, radius(m) + around_other) + moved(o, around_other) <= 0.25 * samples_->slack)
+      return node_contacts_among(master, poses_[m], other, poses_[o], margin(m), reach(o),
+                                 samples_->nodes[std::size_t(it - samples_->pairs.begin())]);
+    return node_contacts(master, poses_[m], other, poses_[o], margin(m), reach(o));
+  }
 
   // Glued contacts of A's nodes in B. Against a wall they share the plane's support face;
   // between grains each is a face of its own.
@@ -174,11 +226,8 @@ class ContactFinder {
       // miss: both directions then (World.FastGrainsDoNotTunnel fails with one).
       const bool i_master = radius(i) <= radius(j);
       const std::uint32_t m = i_master ? i : j, o = i_master ? j : i;
-      add_patches(batch, m, o, -1, -1,
-                  node_contacts(*shape(m).level_set, poses_[m], *shape(o).level_set, poses_[o], margin(m), reach(o)));
-      if (radius(o) <= both_ways_ratio * radius(m))
-        add_patches(batch, o, m, -1, -1,
-                    node_contacts(*shape(o).level_set, poses_[o], *shape(m).level_set, poses_[m], margin(o), reach(m)));
+      add_patches(batch, m, o, -1, -1, sample_pair(batch, m, o));
+      if (radius(o) <= both_ways_ratio * radius(m)) add_patches(batch, o, m, -1, -1, sample_pair(batch, o, m));
     }
   }
 
@@ -252,14 +301,15 @@ class ContactFinder {
   const World& world_;
   const std::vector<RigidBody>& posed_;
   double dt_, margin_;
+  SweepSamples* samples_;
   std::vector<Pose> poses_;
 };
 
 }  // namespace
 
 FoundContacts find_contacts(const World& world, const std::vector<RigidBody>& posed, double dt, double margin,
-                            NeighbourList* neighbours, double skin) {
-  ContactFinder finder(world, posed, dt, margin);
+                            NeighbourList* neighbours, double skin, SweepSamples* samples) {
+  ContactFinder finder(world, posed, dt, margin, samples);
   FoundContacts found;
   found.contacts = finder.find(neighbours, skin);
   found.faces = std::move(finder.faces);

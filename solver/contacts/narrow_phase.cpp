@@ -16,49 +16,115 @@ double posed_value(const ShapeTemplate& shape, const Pose& pose, const Eigen::Ve
   return value;
 }
 
+namespace {
+
+// One pair's frames: the master's nodes in the other's template units, and the test of one node.
+class NodeSampler {
+ public:
+  NodeSampler(const ShapeTemplate& master, const Pose& master_pose, const ShapeTemplate& other, const Pose& other_pose,
+              double margin, double other_radius)
+      : nodes_(master.nodes()), other_(other), master_pose_(master_pose), other_pose_(other_pose) {
+    centre_ = (master_pose.orientation.conjugate() * (other_pose.position - master_pose.position) / master_pose.scale)
+                  .cast<float>();
+    reach_ = (other_radius + std::max(margin, 0.0)) / master_pose.scale;
+    bounded_ = std::isfinite(reach_);
+    reach2_ = bounded_ ? float(reach_ * reach_) * 1.0001f : std::numeric_limits<float>::infinity();
+    // Master body frame to the other's (both in template units): y = A x + t, one matrix for
+    // the pair instead of two quaternion turns per node.
+    to_other_scale_ = master_pose.scale / other_pose.scale;
+    to_other_ = (other_pose.orientation.conjugate() * master_pose.orientation).toRotationMatrix() * to_other_scale_;
+    offset_ = other_pose.orientation.conjugate() * (master_pose.position - other_pose.position) / other_pose.scale;
+    other_margin_ = margin / other_pose.scale;  // φ_posed = s φ(y)
+  }
+
+  // Whether a part of the master's node hierarchy (a sphere in its body frame) may hold a node
+  // below the margin: outside the other's bounding sphere, or where no value of the other's
+  // level set is below the margin, it holds none.
+  bool may_touch(const Eigen::Vector3f& cluster, float radius) const {
+    if (bounded_ && (cluster - centre_).norm() > float(reach_) * 1.0001f + radius) return false;
+    const double other_radius = to_other_scale_ * double(radius);
+    if (other_radius > 4 * other_.voxel_size()) return true;  // a large part: its halves will tell
+    return other_.may_be_below(to_other_ * cluster.cast<double>() + offset_, other_radius * 1.0001, other_margin_);
+  }
+
+  // Whether node i lies within the other's bounding sphere, grown by the margin.
+  bool within(std::uint32_t i) const { return (nodes_[i] - centre_).squaredNorm() <= reach2_; }
+  // φ of the other at node i, in the other's template units.
+  double value_at(std::uint32_t i) const { return other_.value(to_other_ * nodes_[i].cast<double>() + offset_); }
+  // Node i, whose φ is `value`, as a contact if it lies below the margin.
+  void add_if_below(std::uint32_t i, double value, std::vector<NodeContact>& contacts) const {
+    if (value >= other_margin_) return;
+    const Eigen::Vector3d y = to_other_ * nodes_[i].cast<double>() + offset_;
+    Eigen::Vector3d gradient;
+    const double phi = other_pose_.scale * other_.value_and_gradient(y, gradient);
+    const double norm = gradient.norm();
+    if (!(norm > 0)) return;  // a flat spot of the interpolant deep inside: no direction
+    const Eigen::Vector3d world =
+        master_pose_.position + master_pose_.orientation * (master_pose_.scale * nodes_[i].cast<double>());
+    contacts.push_back({i, world, other_pose_.orientation * (gradient / norm), -phi});
+  }
+  // Node i as a contact if it lies below the margin (the cheap tests first).
+  void sample(std::uint32_t i, std::vector<NodeContact>& contacts) const {
+    if (within(i)) add_if_below(i, value_at(i), contacts);
+  }
+
+ private:
+  const std::vector<Eigen::Vector3f>& nodes_;
+  const ShapeTemplate& other_;
+  const Pose &master_pose_, &other_pose_;
+  Eigen::Vector3f centre_;
+  double reach_ = 0;
+  bool bounded_ = false;
+  float reach2_ = 0;
+  double to_other_scale_ = 1;
+  Eigen::Matrix3d to_other_;
+  Eigen::Vector3d offset_;
+  double other_margin_ = 0;
+};
+
+void sort_by_node(std::vector<NodeContact>& contacts) {
+  std::sort(contacts.begin(), contacts.end(), [](const NodeContact& a, const NodeContact& b) { return a.node < b.node; });
+}
+
+}  // namespace
+
 std::vector<NodeContact> node_contacts(const ShapeTemplate& master, const Pose& master_pose,
                                        const ShapeTemplate& other, const Pose& other_pose, double margin,
-                                       double other_radius) {
+                                       double other_radius, NearNodes* near) {
   std::vector<NodeContact> contacts;
-  const auto& nodes = master.nodes();
-  // The other's bounding sphere in the master's body frame (template units).
-  const Eigen::Vector3f centre =
-      (master_pose.orientation.conjugate() * (other_pose.position - master_pose.position) / master_pose.scale)
-          .cast<float>();
-  const double reach = (other_radius + std::max(margin, 0.0)) / master_pose.scale;
-  const bool bounded = std::isfinite(reach);
-  const float reach2 = bounded ? float(reach * reach) * 1.0001f : std::numeric_limits<float>::infinity();
-  // Master body frame to the other's (both in template units): y = A x + t, one matrix for
-  // the pair instead of two quaternion turns per node.
-  const double to_other_scale = master_pose.scale / other_pose.scale;
-  const Eigen::Matrix3d to_other =
-      (other_pose.orientation.conjugate() * master_pose.orientation).toRotationMatrix() * to_other_scale;
-  const Eigen::Vector3d offset = other_pose.orientation.conjugate() * (master_pose.position - other_pose.position) / other_pose.scale;
-  const double other_margin = margin / other_pose.scale;  // φ_posed = s φ(y)
-  // A part of the node hierarchy whose sphere holds no point where the other's φ could be
-  // below the margin is skipped on one look-up instead of a sample a node: in a loose cloud
-  // most pairs whose bounding spheres overlap do not touch.
-  master.for_nodes_near(
-      [&](const Eigen::Vector3f& cluster, float radius) {
-        if (bounded && (cluster - centre).norm() > float(reach) * 1.0001f + radius) return false;
-        const double other_radius = to_other_scale * double(radius);
-        if (other_radius > 4 * other.voxel_size()) return true;  // a large part: its halves will tell
-        return other.may_be_below(to_other * cluster.cast<double>() + offset, other_radius * 1.0001,
-                                  other_margin);
-      },
-      [&](std::uint32_t i) {
-        if ((nodes[i] - centre).squaredNorm() > reach2) return;
-        const Eigen::Vector3d y = to_other * nodes[i].cast<double>() + offset;
-        if (other.value(y) >= other_margin) return;  // the cheap test first
-        Eigen::Vector3d gradient;
-        const double phi = other_pose.scale * other.value_and_gradient(y, gradient);
-        const double norm = gradient.norm();
-        if (!(norm > 0)) return;  // a flat spot of the interpolant deep inside: no direction
-        const Eigen::Vector3d world =
-            master_pose.position + master_pose.orientation * (master_pose.scale * nodes[i].cast<double>());
-        contacts.push_back({i, world, other_pose.orientation * (gradient / norm), -phi});
-      });
-  std::sort(contacts.begin(), contacts.end(), [](const NodeContact& a, const NodeContact& b) { return a.node < b.node; });
+  if (near) {
+    // The walk and the bounding sphere reach the slack further; the contacts are still those
+    // below the margin, by the same test on each node as without.
+    near->nodes.clear();
+    const NodeSampler wide(master, master_pose, other, other_pose, margin + near->slack, other_radius);
+    const NodeSampler exact(master, master_pose, other, other_pose, margin, other_radius);
+    const double near_value = (margin + near->slack) / other_pose.scale;
+    master.for_nodes_near([&](const Eigen::Vector3f& cluster, float radius) { return wide.may_touch(cluster, radius); },
+                          [&](std::uint32_t i) {
+                            if (!wide.within(i)) return;
+                            const double value = wide.value_at(i);  // the same frames as exact's
+                            if (value < near_value) near->nodes.push_back(i);
+                            if (exact.within(i)) exact.add_if_below(i, value, contacts);
+                          });
+    std::sort(near->nodes.begin(), near->nodes.end());
+  } else {
+    // A part of the node hierarchy that cannot touch is skipped on one look-up instead of a
+    // sample a node: in a loose cloud most pairs whose bounding spheres overlap do not touch.
+    const NodeSampler sampler(master, master_pose, other, other_pose, margin, other_radius);
+    master.for_nodes_near([&](const Eigen::Vector3f& cluster, float radius) { return sampler.may_touch(cluster, radius); },
+                          [&](std::uint32_t i) { sampler.sample(i, contacts); });
+  }
+  sort_by_node(contacts);
+  return contacts;
+}
+
+std::vector<NodeContact> node_contacts_among(const ShapeTemplate& master, const Pose& master_pose,
+                                             const ShapeTemplate& other, const Pose& other_pose, double margin,
+                                             double other_radius, const std::vector<std::uint32_t>& candidates) {
+  std::vector<NodeContact> contacts;
+  const NodeSampler sampler(master, master_pose, other, other_pose, margin, other_radius);
+  for (std::uint32_t i : candidates) sampler.sample(i, contacts);
+  sort_by_node(contacts);
   return contacts;
 }
 

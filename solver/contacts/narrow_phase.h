@@ -39,8 +39,23 @@ double posed_value(const ShapeTemplate& shape, const Pose& pose, const Eigen::Ve
 // (`other_radius` + margin, world metres) and parts where no value of the other's level set
 // is below the margin are skipped before their nodes are sampled (exactly: the same contacts
 // as sampling every node), so the cost follows the nodes near the contact.
+//
+// With `near`, also lists (ascending) the nodes whose φ lies below margin + near->slack: the
+// only nodes that can touch once the bodies have moved by less than the slack relative to
+// each other (a sweep later in the same step, node_contacts_among).
+struct NearNodes {
+  double slack = 0;                   // m
+  std::vector<std::uint32_t> nodes;   // filled
+};
 std::vector<NodeContact> node_contacts(const ShapeTemplate& master, const Pose& master_pose,
                                        const ShapeTemplate& other, const Pose& other_pose, double margin,
-                                       double other_radius = std::numeric_limits<double>::infinity());
+                                       double other_radius = std::numeric_limits<double>::infinity(),
+                                       NearNodes* near = nullptr);
+
+// The same contacts as node_contacts, sampling only `candidates` (ascending): exact when
+// they hold every node that could lie below the margin.
+std::vector<NodeContact> node_contacts_among(const ShapeTemplate& master, const Pose& master_pose,
+                                             const ShapeTemplate& other, const Pose& other_pose, double margin,
+                                             double other_radius, const std::vector<std::uint32_t>& candidates);
 
 }  // namespace scree::solver

@@ -110,6 +110,59 @@ TEST(ContactFinding, NeighbourListGivesTheFreshSearchesContacts) {
   }
 }
 
+// The node samples of a step's first search, reused by its later sweeps: after the grains
+// move by a fraction of the slack (a later sweep) the contacts are those of a fresh search
+// bit for bit, from fewer samples; after they move further (the samples no longer cover the
+// pair) too, by sampling afresh.
+TEST(ContactFinding, SweepSamplesGiveTheFreshSearchesContacts) {
+  levelset::Resolution resolution;
+  resolution.voxels = 16;
+  formats::Shape shape = levelset::implicit_shape(levelset::make_ellipsoid(levelset::Vec3d(0.03, 0.02, 0.015)), resolution);
+  levelset::add_nodes(shape, 800, levelset::NodeMethod::grid);
+  levelset::MassProperties mass;
+  World w;
+  w.shapes.push_back(geometry::grain_shape_from_avatar(levelset::make_avatar(shape, mass)));
+  // A 4 × 4 grid of ellipsoids turned at random, neighbours a little inside each other.
+  for (int i = 0; i < 16; ++i) {
+    const Quat turn = Quat(Eigen::AngleAxisd(0.7 * i, Vec3(std::sin(i), std::cos(2 * i), 1).normalized()));
+    w.add_grain(std::uint64_t(i + 1), 0, 0, 2650, 1, Vec3(0.038 * (i % 4), 0.038 * (i / 4), 0), turn);
+  }
+  const double margin = 1e-4;
+  SweepSamples samples;
+  samples.slack = 4 * margin;
+  auto same = [](const FoundContacts& x, const FoundContacts& y) {
+    ASSERT_EQ(x.contacts.size(), y.contacts.size());
+    for (std::size_t k = 0; k < x.contacts.size(); ++k) {
+      EXPECT_EQ(x.contacts[k].a, y.contacts[k].a);
+      EXPECT_EQ(x.contacts[k].b, y.contacts[k].b);
+      EXPECT_EQ(x.contacts[k].depth, y.contacts[k].depth);
+      EXPECT_EQ(x.contacts[k].point, y.contacts[k].point);
+    }
+    ASSERT_EQ(x.faces.size(), y.faces.size());
+    for (std::size_t f = 0; f < x.faces.size(); ++f) {
+      ASSERT_EQ(x.faces[f].points.size(), y.faces[f].points.size());
+      for (std::size_t k = 0; k < x.faces[f].points.size(); ++k)
+        EXPECT_EQ(x.faces[f].points[k].key.node, y.faces[f].points[k].key.node);
+    }
+  };
+  same(find_contacts(w, w.bodies, 1e-3, margin, nullptr, 0, &samples), find_contacts(w, w.bodies, 1e-3, margin));
+  ASSERT_TRUE(samples.filled);
+  std::size_t near = 0;
+  for (const auto& nodes : samples.nodes) near += nodes.size();
+  EXPECT_GT(near, 0u);
+  EXPECT_LT(near, 16 * 800u / 4);  // the samples are the nodes near a contact, not all
+  for (double step : {2e-6, 2e-5, 2e-3}) {  // within a quarter of the slack; beyond it
+    std::vector<RigidBody> moved = w.bodies;
+    for (std::size_t i = 0; i < moved.size(); ++i) {
+      moved[i].position += step * Vec3(std::sin(3.0 * i), std::cos(5.0 * i), std::sin(7.0 * i));
+      moved[i].orientation = (Quat(Eigen::AngleAxisd(step / 0.03, Vec3(1, i % 3, 2).normalized())) * moved[i].orientation).normalized();
+    }
+    const FoundContacts fresh = find_contacts(w, moved, 1e-3, margin);
+    EXPECT_GE(fresh.contacts.size(), 12u);
+    same(find_contacts(w, moved, 1e-3, margin, nullptr, 0, &samples), fresh);
+  }
+}
+
 TEST(ContactFinding, OverlapsAreThoseDeeperThanTheFractionOfTheThinnerGrain) {
   World w = spheres({{0, 0, 0.2}, {0.095, 0, 0.2}, {0.5, 0, 0.049}}, 0.05);  // 5 mm deep; 1 mm in the floor
   w.add_wall(Wall{});
