@@ -23,6 +23,16 @@ World spheres(const std::vector<Vec3>& centres, double radius) {
   return w;
 }
 
+// A level-set avatar of an analytic shape, `nodes` grid nodes on its surface.
+formats::Avatar avatar_of(const levelset::ImplicitShape& implicit, int voxels, int nodes) {
+  levelset::Resolution resolution;
+  resolution.voxels = voxels;
+  formats::Shape shape = levelset::implicit_shape(implicit, resolution);
+  levelset::add_nodes(shape, nodes, levelset::NodeMethod::grid);
+  levelset::MassProperties mass;
+  return levelset::make_avatar(shape, mass);
+}
+
 TEST(ContactFinding, OverlappingSpheresTouchAlongTheLineOfCentres) {
   const World w = spheres({{0, 0, 0}, {0.06, 0.08, 0}}, 0.051);  // centres 0.1 apart: 2 mm deep
   const FoundContacts found = find_contacts(w, w.bodies, 1e-3, 0);
@@ -58,12 +68,7 @@ TEST(ContactFinding, WallsAreTakenWhereTheyMoveInTheStep) {
 // A level-set box with a flat face 0.1 mm into a plane: one contact at the face's centre,
 // and the face's support points are its four corners (the hull of the contact nodes).
 TEST(ContactFinding, FlatFaceOnAWallIsOneContactHeldAtItsCorners) {
-  levelset::Resolution resolution;
-  resolution.voxels = 20;
-  formats::Shape shape = levelset::implicit_shape(levelset::make_box(levelset::Vec3d(0.2, 0.15, 0.1)), resolution);
-  levelset::add_nodes(shape, 600, levelset::NodeMethod::grid);
-  levelset::MassProperties mass;
-  const formats::Avatar avatar = levelset::make_avatar(shape, mass);
+  const formats::Avatar avatar = avatar_of(levelset::make_box(levelset::Vec3d(0.2, 0.15, 0.1)), 20, 600);
   Eigen::Matrix3d to_body;
   for (int i = 0; i < 9; ++i) to_body(i / 3, i % 3) = avatar.properties.source_to_body[4 * (i / 3) + i % 3];
   World w;
@@ -115,13 +120,8 @@ TEST(ContactFinding, NeighbourListGivesTheFreshSearchesContacts) {
 // bit for bit, from fewer samples; after they move further (the samples no longer cover the
 // pair) too, by sampling afresh.
 TEST(ContactFinding, SweepSamplesGiveTheFreshSearchesContacts) {
-  levelset::Resolution resolution;
-  resolution.voxels = 16;
-  formats::Shape shape = levelset::implicit_shape(levelset::make_ellipsoid(levelset::Vec3d(0.03, 0.02, 0.015)), resolution);
-  levelset::add_nodes(shape, 800, levelset::NodeMethod::grid);
-  levelset::MassProperties mass;
   World w;
-  w.shapes.push_back(geometry::grain_shape_from_avatar(levelset::make_avatar(shape, mass)));
+  w.shapes.push_back(geometry::grain_shape_from_avatar(avatar_of(levelset::make_ellipsoid(levelset::Vec3d(0.03, 0.02, 0.015)), 16, 800)));
   // A 4 × 4 grid of ellipsoids turned at random, neighbours a little inside each other.
   for (int i = 0; i < 16; ++i) {
     const Quat turn = Quat(Eigen::AngleAxisd(0.7 * i, Vec3(std::sin(i), std::cos(2 * i), 1).normalized()));
