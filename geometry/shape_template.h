@@ -37,9 +37,14 @@ class ShapeTemplate {
   // Trilinear φ at a body-frame point; the background (outside) beyond the box.
   double value(const Eigen::Vector3d& body) const;
   // Whether value() may fall below `below` anywhere within `radius` (body frame) of a point:
-  // false only when every grid value the interpolation there could use is at least `below`
-  // (read from the minima of blocks of 4³ cells), so that culling with it is exact.
+  // false only where it provably does not, so that culling with it is exact. Two proofs: the
+  // value at the point less `lipschitz()` × radius (one look-up, any radius), and, for a
+  // radius of a few voxels, every grid value the interpolation there could use (the minima of
+  // blocks of 4³ cells).
   bool may_be_below(const Eigen::Vector3d& body, double radius, double below) const;
+  // The steepest slope of value() anywhere in the box, per body-frame metre (a distance
+  // field's is about 1): |value(x) − value(y)| ≤ lipschitz() |x − y| within the box.
+  double lipschitz() const { return lipschitz_; }
   // φ and its gradient (body frame) from the same trilinear cell; zero gradient beyond the box.
   double value_and_gradient(const Eigen::Vector3d& body, Eigen::Vector3d& gradient) const;
 
@@ -74,6 +79,7 @@ class ShapeTemplate {
  private:
   void cluster_nodes();
   void find_block_minima();
+  void find_lipschitz();
   bool cell(const Eigen::Vector3d& body, std::array<float, 8>& corner, Eigen::Vector3d& local) const;
 
   std::array<int, 3> dims_;
@@ -85,6 +91,7 @@ class ShapeTemplate {
   static constexpr int block = 4;      // cells a side of a block of `block_minima_`
   std::array<int, 3> blocks_;          // blocks along each axis
   std::vector<float> block_minima_;    // the least value a cell of the block interpolates from
+  double lipschitz_ = 0;
   std::vector<NodeCluster> clusters_;
   std::vector<std::uint32_t> clustered_nodes_;
 };

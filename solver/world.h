@@ -12,6 +12,7 @@
 #include "geometry/grain_shape.h"
 #include "geometry/terrain_field.h"
 #include "solver/contacts/broad_phase.h"
+#include "solver/contacts/narrow_phase.h"
 #include "solver/resting_impulses.h"
 #include "solver/rigid_body.h"
 
@@ -77,6 +78,8 @@ struct World {
   // Candidate pairs kept from step to step. A cache only: the pairs it gives are the broad
   // phase's exactly, so checkpoints leave it out.
   NeighbourList neighbours;
+  // The nodes of each grain pair near touching, kept from step to step: a cache likewise.
+  NearNodeCache near_nodes;
 
   std::size_t grain_count() const { return id.size(); }
   // Adds a grain of `density` (kg/m³) with a unit quaternion, taken as it is, after the other

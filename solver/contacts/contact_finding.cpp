@@ -17,6 +17,9 @@ namespace {
 // Grains whose bounding radii differ by less than this factor sample each other both ways.
 constexpr double both_ways_ratio = 2;
 
+// A pair's near nodes are listed this many of the other's voxels beyond the margin.
+constexpr double near_node_skin = 1;
+
 
 
 // Extremes within a thousandth of the glue distance of each other are ties, broken by node
@@ -68,8 +71,8 @@ class ContactFinder {
   // its points while round-off moves it in and out, and a face about to strike collides as a
   // whole, not first with the half that happens to be a hair deeper.
   ContactFinder(const World& world, const std::vector<RigidBody>& posed, double dt, double margin,
-                SweepSamples* samples)
-      : world_(world), posed_(posed), dt_(dt), margin_(margin), samples_(samples) {
+                NearNodeCache* near_nodes)
+      : world_(world), posed_(posed), dt_(dt), margin_(margin), cache_(near_nodes) {
     for (std::size_t i = 0; i < world.grain_count(); ++i)
       poses_.push_back({posed[i].position, posed[i].orientation, world.scale[i]});
   }
@@ -93,18 +96,34 @@ class ContactFinder {
     const std::vector<BodyPair> pairs =
         neighbours ? neighbours->pairs(centres, radii, widest, skin) : overlapping_pairs(centres, radii, widest);
     std::vector<Batch> pair_batches(pairs.size()), grain_batches(n);
+    // Each pair takes its cached near nodes over, or starts none (the cache then holds the
+    // pairs of this search, in its order).
+    std::vector<std::array<NearNodes, 2>> near(cache_ ? pairs.size() : 0);
     // One team for both loops (waking it costs more than either loop of a small step).
 #pragma omp parallel if (pairs.size() + n >= smallest_parallel_loop)
     {
 #pragma omp for schedule(dynamic, 16) nowait
-      for (std::size_t k = 0; k < pairs.size(); ++k) grain_pair(pair_batches[k], pairs[k].first, pairs[k].second);
+      for (std::size_t k = 0; k < pairs.size(); ++k) {
+        std::array<NearNodes, 2>* pair_near = nullptr;
+        if (cache_) {
+          pair_near = &near[k];
+          const std::uint64_t key = pair_key(pairs[k].first, pairs[k].second);
+          const auto it = std::lower_bound(cache_->pairs.begin(), cache_->pairs.end(), key);
+          if (it != cache_->pairs.end() && *it == key) *pair_near = std::move(cache_->near[std::size_t(it - cache_->pairs.begin())]);
+        }
+        grain_pair(pair_batches[k], pairs[k].first, pairs[k].second, pair_near);
+      }
 #pragma omp for schedule(dynamic, 16)
       for (std::uint32_t i = 0; i < n; ++i) {
         for (std::size_t w = 0; w < world_.walls.size(); ++w) grain_wall(grain_batches[i], i, w);
         if (world_.terrain) grain_terrain(grain_batches[i], i);
       }
     }
-    if (samples_ && !samples_->filled) keep_samples(pair_batches);
+    if (cache_) {
+      cache_->pairs.clear();
+      for (const BodyPair& p : pairs) cache_->pairs.push_back(pair_key(p.first, p.second));
+      cache_->near = std::move(near);
+    }
     std::vector<Contact> contacts;
     for (std::vector<Batch>* batches : {&pair_batches, &grain_batches})
       for (Batch& batch : *batches) {
@@ -130,56 +149,19 @@ class ContactFinder {
   struct Batch {
     std::vector<Contact> contacts;
     std::vector<SupportFace> faces;
-    std::vector<std::pair<std::uint64_t, std::vector<std::uint32_t>>> near;  // for SweepSamples
   };
 
-  static std::uint64_t pair_key(std::uint32_t master, std::uint32_t other) {
-    return std::uint64_t(master) << 32 | other;
+  static std::uint64_t pair_key(std::uint32_t first, std::uint32_t second) {
+    return std::uint64_t(first) << 32 | second;
   }
 
-  void keep_samples(std::vector<Batch>& batches) {
-    std::vector<std::pair<std::uint64_t, std::vector<std::uint32_t>>> near;
-    for (Batch& batch : batches) std::move(batch.near.begin(), batch.near.end(), std::back_inserter(near));
-    std::sort(near.begin(), near.end());
-    samples_->posed = posed_;
-    for (auto& [key, nodes] : near) {
-      samples_->pairs.push_back(key);
-      samples_->nodes.push_back(std::move(nodes));
-    }
-    samples_->filled = true;
-  }
-
-  // How far grain i has moved since the samples were taken, at distance `lever` from its
-  // centre: its centre's shift plus the turn (an angle) times the lever.
-  double moved(std::uint32_t i, double lever) const {
-    const RigidBody& then = samples_->posed[i];
-    const double turn = 2 * std::asin(std::min(1.0, (posed_[i].orientation * then.orientation.conjugate()).vec().norm()));
-    return (posed_[i].position - then.position).norm() + turn * lever;
-  }
-
-  // The master's nodes in the other's level set: from the samples when they cover the pair
-  // and its grains have moved little enough since, else all of them (and, in the first
-  // search, noting those within the slack).
-  std::vector<NodeContact> sample_pair(Batch& batch, std::uint32_t m, std::uint32_t o) {
+  // The master's nodes in the other's level set, through the pair's near nodes when kept.
+  std::vector<NodeContact> sample_pair(std::uint32_t m, std::uint32_t o, NearNodes* near) {
     const ShapeTemplate& master = *shape(m).level_set;
     const ShapeTemplate& other = *shape(o).level_set;
-    if (!samples_) return node_contacts(master, poses_[m], other, poses_[o], margin(m), reach(o));
-    const std::uint64_t key = pair_key(m, o);
-    if (!samples_->filled) {
-      NearNodes near{samples_->slack, {}};
-      std::vector<NodeContact> found = node_contacts(master, poses_[m], other, poses_[o], margin(m), reach(o), &near);
-      batch.near.emplace_back(key, std::move(near.nodes));
-      return found;
-    }
-    const auto it = std::lower_bound(samples_->pairs.begin(), samples_->pairs.end(), key);
-    // A node near the other lies within reach(o) + margin + slack of its centre, and that
-    // centre within radius(m) + reach(o) + margin + slack of the master's.
-    const double around_other = reach(o) + margin(m) + samples_->slack;
-    if (it != samples_->pairs.end() && *it == key &&
-        moved(m, radius(m) + around_other) + moved(o, around_other) <= 0.25 * samples_->slack)
-      return node_contacts_among(master, poses_[m], other, poses_[o], margin(m), reach(o),
-                                 samples_->nodes[std::size_t(it - samples_->pairs.begin())]);
-    return node_contacts(master, poses_[m], other, poses_[o], margin(m), reach(o));
+    if (!near) return node_contacts(master, poses_[m], other, poses_[o], margin(m), reach(o));
+    const double skin = near_node_skin * other.voxel_size() * world_.scale[o];
+    return node_contacts(master, poses_[m], other, poses_[o], margin(m), reach(o), skin, *near);
   }
 
   // Glued contacts of A's nodes in B. Against a wall they share the plane's support face;
@@ -205,7 +187,8 @@ class ContactFinder {
     batch.faces.push_back({a, b, wall, normal, {{point, depth, {a, b, plane, -1}}}});
   }
 
-  void grain_pair(Batch& batch, std::uint32_t i, std::uint32_t j) {
+  // `near`: the pair's near nodes, i's in j and j's in i, when kept.
+  void grain_pair(Batch& batch, std::uint32_t i, std::uint32_t j, std::array<NearNodes, 2>* near) {
     const bool sphere_i = !shape(i).level_set, sphere_j = !shape(j).level_set;
     if (sphere_i && sphere_j) {
       const Vec3 d = posed_[i].position - posed_[j].position;
@@ -226,8 +209,9 @@ class ContactFinder {
       // miss: both directions then (World.FastGrainsDoNotTunnel fails with one).
       const bool i_master = radius(i) <= radius(j);
       const std::uint32_t m = i_master ? i : j, o = i_master ? j : i;
-      add_patches(batch, m, o, -1, -1, sample_pair(batch, m, o));
-      if (radius(o) <= both_ways_ratio * radius(m)) add_patches(batch, o, m, -1, -1, sample_pair(batch, o, m));
+      auto kept = [&](std::uint32_t master) { return near ? &(*near)[master == i ? 0 : 1] : nullptr; };
+      add_patches(batch, m, o, -1, -1, sample_pair(m, o, kept(m)));
+      if (radius(o) <= both_ways_ratio * radius(m)) add_patches(batch, o, m, -1, -1, sample_pair(o, m, kept(o)));
     }
   }
 
@@ -301,15 +285,15 @@ class ContactFinder {
   const World& world_;
   const std::vector<RigidBody>& posed_;
   double dt_, margin_;
-  SweepSamples* samples_;
+  NearNodeCache* cache_;
   std::vector<Pose> poses_;
 };
 
 }  // namespace
 
 FoundContacts find_contacts(const World& world, const std::vector<RigidBody>& posed, double dt, double margin,
-                            NeighbourList* neighbours, double skin, SweepSamples* samples) {
-  ContactFinder finder(world, posed, dt, margin, samples);
+                            NeighbourList* neighbours, double skin, NearNodeCache* near_nodes) {
+  ContactFinder finder(world, posed, dt, margin, near_nodes);
   FoundContacts found;
   found.contacts = finder.find(neighbours, skin);
   found.faces = std::move(finder.faces);

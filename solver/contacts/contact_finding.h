@@ -43,27 +43,14 @@ struct FoundContacts {
   std::vector<SupportFace> faces;
 };
 
-// Node samples kept between the sweeps of one step: the poses the first search saw and, for
-// each pair of grains it sampled (master, other), the master's nodes within `slack` of
-// touching. A later search samples only those nodes of a pair whose grains have since moved
-// by less than a quarter of the slack relative to each other (the look-ups of φ change by
-// at most twice the distance moved): the same contacts as sampling every node, at a fraction
-// of the cost, since the sweeps of a step move the grains by a fraction of a voxel.
-struct SweepSamples {
-  double slack = 0;  // m
-  bool filled = false;
-  std::vector<RigidBody> posed;                    // as the first search saw them
-  std::vector<std::uint64_t> pairs;                // master << 32 | other, ascending
-  std::vector<std::vector<std::uint32_t>> nodes;   // by pair: the master's nodes near the other
-};
-
 // The contacts of every grain posed as `posed` (world.bodies' order), counting nodes within
 // `margin` outside as touching. Pairs from `neighbours` when given (a Verlet list kept from
 // step to step, rebuilt with `skin`), else from a fresh broad phase; the same contacts either
-// way. Walls are taken `dt` further along their velocity. With `samples`, the first call
-// fills it and later calls (the same step's later sweeps) sample grain pairs from it.
+// way. Walls are taken `dt` further along their velocity. With `near_nodes`, grain pairs
+// sample the nodes it lists near touching while they cover the pair, and list them afresh
+// when not (narrow_phase.h): the same contacts again.
 FoundContacts find_contacts(const World& world, const std::vector<RigidBody>& posed, double dt, double margin,
-                            NeighbourList* neighbours = nullptr, double skin = 0, SweepSamples* samples = nullptr);
+                            NeighbourList* neighbours = nullptr, double skin = 0, NearNodeCache* near_nodes = nullptr);
 
 // The contact's point on `bodies` (posed or corrections), for impulses and velocities there.
 ContactPoint contact_point(std::vector<RigidBody>& bodies, const Contact& c);

@@ -42,9 +42,8 @@ class NodeSampler {
   // level set is below the margin, it holds none.
   bool may_touch(const Eigen::Vector3f& cluster, float radius) const {
     if (bounded_ && (cluster - centre_).norm() > float(reach_) * 1.0001f + radius) return false;
-    const double other_radius = to_other_scale_ * double(radius);
-    if (other_radius > 4 * other_.voxel_size()) return true;  // a large part: its halves will tell
-    return other_.may_be_below(to_other_ * cluster.cast<double>() + offset_, other_radius * 1.0001, other_margin_);
+    return other_.may_be_below(to_other_ * cluster.cast<double>() + offset_, to_other_scale_ * double(radius) * 1.0001,
+                               other_margin_);
   }
 
   // Whether node i lies within the other's bounding sphere, grown by the margin.
@@ -90,40 +89,86 @@ void sort_by_node(std::vector<NodeContact>& contacts) {
 
 std::vector<NodeContact> node_contacts(const ShapeTemplate& master, const Pose& master_pose,
                                        const ShapeTemplate& other, const Pose& other_pose, double margin,
-                                       double other_radius, NearNodes* near) {
+                                       double other_radius) {
+  // A part of the node hierarchy that cannot touch is skipped on one look-up instead of a
+  // sample a node: in a loose cloud most pairs whose bounding spheres overlap do not touch.
   std::vector<NodeContact> contacts;
-  if (near) {
-    // The walk and the bounding sphere reach the slack further; the contacts are still those
-    // below the margin, by the same test on each node as without.
-    near->nodes.clear();
-    const NodeSampler wide(master, master_pose, other, other_pose, margin + near->slack, other_radius);
-    const NodeSampler exact(master, master_pose, other, other_pose, margin, other_radius);
-    const double near_value = (margin + near->slack) / other_pose.scale;
-    master.for_nodes_near([&](const Eigen::Vector3f& cluster, float radius) { return wide.may_touch(cluster, radius); },
-                          [&](std::uint32_t i) {
-                            if (!wide.within(i)) return;
-                            const double value = wide.value_at(i);  // the same frames as exact's
-                            if (value < near_value) near->nodes.push_back(i);
-                            if (exact.within(i)) exact.add_if_below(i, value, contacts);
-                          });
-    std::sort(near->nodes.begin(), near->nodes.end());
-  } else {
-    // A part of the node hierarchy that cannot touch is skipped on one look-up instead of a
-    // sample a node: in a loose cloud most pairs whose bounding spheres overlap do not touch.
-    const NodeSampler sampler(master, master_pose, other, other_pose, margin, other_radius);
-    master.for_nodes_near([&](const Eigen::Vector3f& cluster, float radius) { return sampler.may_touch(cluster, radius); },
-                          [&](std::uint32_t i) { sampler.sample(i, contacts); });
-  }
+  const NodeSampler sampler(master, master_pose, other, other_pose, margin, other_radius);
+  master.for_nodes_near([&](const Eigen::Vector3f& cluster, float radius) { return sampler.may_touch(cluster, radius); },
+                        [&](std::uint32_t i) { sampler.sample(i, contacts); });
   sort_by_node(contacts);
   return contacts;
 }
 
-std::vector<NodeContact> node_contacts_among(const ShapeTemplate& master, const Pose& master_pose,
-                                             const ShapeTemplate& other, const Pose& other_pose, double margin,
-                                             double other_radius, const std::vector<std::uint32_t>& candidates) {
+namespace {
+
+// How far any master node can have moved in the other's frame since `near` was listed: the
+// shift of the master's centre there, plus the chord of the relative turn times the farthest
+// node (|(Q − Q₀) x| ≤ 2 sin(θ/2) |x| for rotations Q, Q₀ θ apart).
+double relative_motion(const ShapeTemplate& master, const NearNodes& near, const Pose& master_pose,
+                       const Pose& other_pose) {
+  auto centre_in_other = [](const Pose& m, const Pose& o) { return o.orientation.conjugate() * (m.position - o.position); };
+  auto turn_in_other = [](const Pose& m, const Pose& o) { return o.orientation.conjugate() * m.orientation; };
+  const Eigen::Quaterniond turn =
+      turn_in_other(master_pose, other_pose) * turn_in_other(near.master, near.other).conjugate();
+  const NodeCluster& all = master.node_clusters().front();
+  const double farthest = (double(all.centre.norm()) + double(all.radius)) * master_pose.scale;
+  return (centre_in_other(master_pose, other_pose) - centre_in_other(near.master, near.other)).norm() +
+         2 * turn.vec().norm() / turn.norm() * farthest;
+}
+
+}  // namespace
+
+NearNodesCover near_nodes_cover(const NearNodes& near, const ShapeTemplate& master, const Pose& master_pose,
+                                const ShapeTemplate& other, const Pose& other_pose, double margin) {
+  if (near.reach < 0 || master.nodes().empty() || near.master.scale != master_pose.scale ||
+      near.other.scale != other_pose.scale)
+    return NearNodesCover::stale;
+  // φ is in world metres on both sides; the last term covers the round-off of two
+  // interpolations at nearby points.
+  const double drift = std::max(other.lipschitz(), 1.0) * relative_motion(master, near, master_pose, other_pose) *
+                           (1 + 1e-9) +
+                       1e-9 * other.voxel_size() * other_pose.scale;
+  if (near.least - drift >= margin) return NearNodesCover::clear;
+  if (near.reach - drift >= margin) return NearNodesCover::listed;
+  return NearNodesCover::stale;
+}
+
+std::vector<NodeContact> node_contacts(const ShapeTemplate& master, const Pose& master_pose,
+                                       const ShapeTemplate& other, const Pose& other_pose, double margin,
+                                       double other_radius, double skin, NearNodes& near) {
   std::vector<NodeContact> contacts;
-  const NodeSampler sampler(master, master_pose, other, other_pose, margin, other_radius);
-  for (std::uint32_t i : candidates) sampler.sample(i, contacts);
+  switch (near_nodes_cover(near, master, master_pose, other, other_pose, margin)) {
+    case NearNodesCover::clear:
+      return contacts;
+    case NearNodesCover::listed: {
+      const NodeSampler sampler(master, master_pose, other, other_pose, margin, other_radius);
+      for (std::uint32_t i : near.nodes) sampler.sample(i, contacts);
+      return contacts;  // in node order, as listed
+    }
+    case NearNodesCover::stale:
+      break;
+  }
+  // The walk and the bounding sphere reach the skin further; the contacts are still those
+  // below the margin, by the same test on each node as without.
+  near.master = master_pose;
+  near.other = other_pose;
+  near.reach = margin + skin;
+  near.least = near.reach;
+  near.nodes.clear();
+  const NodeSampler wide(master, master_pose, other, other_pose, near.reach, other_radius);
+  const NodeSampler exact(master, master_pose, other, other_pose, margin, other_radius);
+  master.for_nodes_near([&](const Eigen::Vector3f& cluster, float radius) { return wide.may_touch(cluster, radius); },
+                        [&](std::uint32_t i) {
+                          if (!wide.within(i)) return;
+                          const double value = wide.value_at(i);  // the same frames as exact's
+                          const double phi = value * other_pose.scale;
+                          if (phi >= near.reach) return;
+                          near.least = std::min(near.least, phi);
+                          near.nodes.push_back(i);
+                          if (exact.within(i)) exact.add_if_below(i, value, contacts);
+                        });
+  std::sort(near.nodes.begin(), near.nodes.end());
   sort_by_node(contacts);
   return contacts;
 }

@@ -5,6 +5,7 @@
 #include <Eigen/Dense>
 #include <Eigen/Geometry>
 
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <vector>
@@ -39,23 +40,41 @@ double posed_value(const ShapeTemplate& shape, const Pose& pose, const Eigen::Ve
 // (`other_radius` + margin, world metres) and parts where no value of the other's level set
 // is below the margin are skipped before their nodes are sampled (exactly: the same contacts
 // as sampling every node), so the cost follows the nodes near the contact.
-//
-// With `near`, also lists (ascending) the nodes whose φ lies below margin + near->slack: the
-// only nodes that can touch once the bodies have moved by less than the slack relative to
-// each other (a sweep later in the same step, node_contacts_among).
-struct NearNodes {
-  double slack = 0;                   // m
-  std::vector<std::uint32_t> nodes;   // filled
-};
 std::vector<NodeContact> node_contacts(const ShapeTemplate& master, const Pose& master_pose,
                                        const ShapeTemplate& other, const Pose& other_pose, double margin,
-                                       double other_radius = std::numeric_limits<double>::infinity(),
-                                       NearNodes* near = nullptr);
+                                       double other_radius = std::numeric_limits<double>::infinity());
 
-// The same contacts as node_contacts, sampling only `candidates` (ascending): exact when
-// they hold every node that could lie below the margin.
-std::vector<NodeContact> node_contacts_among(const ShapeTemplate& master, const Pose& master_pose,
-                                             const ShapeTemplate& other, const Pose& other_pose, double margin,
-                                             double other_radius, const std::vector<std::uint32_t>& candidates);
+// What one search of a pair leaves for the next ones (the same step's later sweeps, the
+// steps after): where the two were, every master node whose φ in the other lay below
+// `reach`, and a value no node's φ lay below. Once the master has moved by δ in the other's
+// frame, no node's φ has changed by more than L δ (L the other's `lipschitz()`, at least 1
+// for the bounding sphere's test), so while `least` − L δ stays above the margin the pair
+// cannot touch, and while `reach` − L δ does the listed nodes are the only ones that can.
+struct NearNodes {
+  Pose master, other;                 // as the search that listed the nodes saw them
+  double reach = -1;                  // m; below zero: nothing listed yet
+  double least = 0;                   // m
+  std::vector<std::uint32_t> nodes;   // ascending
+};
+
+// What `near` says of the pair posed so, for contacts below `margin`: no node can be below
+// it (clear), only listed nodes can (listed), or it no longer covers the pair (stale).
+enum class NearNodesCover { clear, listed, stale };
+NearNodesCover near_nodes_cover(const NearNodes& near, const ShapeTemplate& master, const Pose& master_pose,
+                                const ShapeTemplate& other, const Pose& other_pose, double margin);
+
+// NearNodes of grain pairs, kept from search to search (contact finding's, solver/world.h).
+// A cache only: the contacts are a fresh search's bit for bit, so checkpoints leave it out.
+struct NearNodeCache {
+  std::vector<std::uint64_t> pairs;            // first << 32 | second, ascending
+  std::vector<std::array<NearNodes, 2>> near;  // by pair: the first's nodes in the second, then the reverse
+};
+
+// node_contacts, the same bit for bit, from what `near` holds while it covers the pair (no
+// sample when the pair is clear, the listed nodes only when they hold every candidate); else
+// searching afresh, listing the nodes below margin + `skin` (m) in `near`.
+std::vector<NodeContact> node_contacts(const ShapeTemplate& master, const Pose& master_pose,
+                                       const ShapeTemplate& other, const Pose& other_pose, double margin,
+                                       double other_radius, double skin, NearNodes& near);
 
 }  // namespace scree::solver

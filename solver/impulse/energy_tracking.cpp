@@ -1,10 +1,11 @@
 #include "solver/impulse/energy_tracking.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
-#include <map>
 #include <tuple>
+#include <unordered_map>
 #include <utility>
 
 #include "solver/impulse/contact_impulse.h"
@@ -38,6 +39,7 @@ class Resolution {
              const EnergyTrackingSettings& settings)
       : settings_(settings) {
     contacts_.reserve(collisions.size());
+    std::unordered_map<std::uint32_t, std::int32_t> slot_of_body;
     for (const Collision& c : collisions) {
       RigidBody& a = bodies[c.a];
       RigidBody& b = bodies[c.b];
@@ -46,8 +48,16 @@ class Resolution {
                            c.restitution});
       normal_.push_back(contacts_.back().frame.normal_velocity());
       speed_scale_ = std::max(speed_scale_, -normal_.back());
-      for (std::uint32_t body : {c.a, c.b})
-        if (!bodies[body].is_static()) touching_[&bodies[body]].push_back(std::uint32_t(contacts_.size() - 1));
+      std::array<std::int32_t, 2> slots{-1, -1};
+      for (int side = 0; side < 2; ++side) {
+        const std::uint32_t body = side == 0 ? c.a : c.b;
+        if (bodies[body].is_static()) continue;
+        auto [it, added] = slot_of_body.try_emplace(body, std::int32_t(touching_.size()));
+        if (added) touching_.emplace_back();
+        slots[side] = it->second;
+        touching_[std::size_t(it->second)].push_back(std::uint32_t(contacts_.size() - 1));
+      }
+      body_slots_.push_back(slots);
     }
     // Velocities within this of zero count as zero: round-off of the increments that land
     // a contact exactly on u_n = 0.
@@ -94,14 +104,10 @@ class Resolution {
   // The normal velocities of every contact that shares a moving body with the group: the only
   // ones its impulses change.
   void refresh_group() {
-    for (std::size_t i : group_) {
-      const ContactPoint& p = contacts_[i].frame.point;
-      for (const RigidBody* body : {p.a, p.b}) {
-        if (body->is_static()) continue;
-        const auto it = touching_.find(body);
-        for (std::uint32_t k : it->second) normal_[k] = contacts_[k].frame.normal_velocity();
-      }
-    }
+    for (std::size_t i : group_)
+      for (std::int32_t slot : body_slots_[i])
+        if (slot >= 0)
+          for (std::uint32_t k : touching_[std::size_t(slot)]) normal_[k] = contacts_[k].frame.normal_velocity();
   }
 
   // Applies one increment of every contact of the group at once: the impulses are computed
@@ -151,7 +157,8 @@ class Resolution {
   void restore_group(const std::vector<std::pair<Vec3, Vec3>>& saved) {
     for (std::size_t g = group_.size(); g-- > 0;) {
       const ContactPoint& p = contacts_[group_[g]].frame.point;
-      std::tie(p.b->velocity, p.b->angular_velocity) = saved[2 * g + 1];
+      // A static B is left unwritten, as apply() leaves it: islands resolved side by side share it.
+      if (!p.b->is_static()) std::tie(p.b->velocity, p.b->angular_velocity) = saved[2 * g + 1];
       std::tie(p.a->velocity, p.a->angular_velocity) = saved[2 * g];
     }
     refresh_group();
@@ -267,7 +274,8 @@ class Resolution {
   EnergyTrackingSettings settings_;
   std::vector<Tracked> contacts_;
   std::vector<double> normal_;  // u_n of every contact, kept current
-  std::map<const RigidBody*, std::vector<std::uint32_t>> touching_;  // moving body → its contacts
+  std::vector<std::vector<std::uint32_t>> touching_;  // by moving body (its slot): its contacts
+  std::vector<std::array<std::int32_t, 2>> body_slots_;  // by contact: A's and B's slots, −1 if static
   std::vector<std::size_t> group_;
   // Scratch of compress(), release() and the group moves.
   std::vector<Vec3> impulses_, impulse_before_, before_;

@@ -5,6 +5,7 @@
 #include "solver/contacts/contact_finding.h"
 #include "solver/contacts/islands.h"
 #include "solver/impulse/resting_contact.h"
+#include "solver/parallel_loops.h"
 
 namespace scree::solver {
 
@@ -31,19 +32,12 @@ void solve_by_impulses(World& world, const StepSettings& settings, std::vector<R
                                          tolerated_depth / dt, settings.impulse.resting_passes,
                                          settings.impulse.resting_conjugate, settings.impulse.resting_passes_per_layer};
   RestingImpulses step_impulses;
-  // The sweeps of a step sample the nodes the first found within 4 margins of touching,
-  // while a pair has moved less than one margin (a resting heap's sweeps move its grains by
-  // about g Δt², a third of it): the 1000-grain discharge's heap steps 20 % faster than
-  // sampling every sweep afresh (8 margins the same, 16 slower), its impacts 8 % faster
-  // (docs/benchmarks.md, "The full scene").
-  SweepSamples samples;
-  samples.slack = 4 * resting_speed * dt;
   const int sweeps = std::max(settings.impulse.boundary_iterations, 1);
   for (int sweep = 0; sweep < sweeps; ++sweep) {
     // Where the current velocities and corrections would take every body.
     std::vector<RigidBody> posed = world.bodies;
     move_bodies(posed, corrections, dt);
-    const FoundContacts found = find_contacts(world, posed, dt, resting_speed * dt, &world.neighbours, skin, &samples);
+    const FoundContacts found = find_contacts(world, posed, dt, resting_speed * dt, &world.neighbours, skin, &world.near_nodes);
     const std::vector<Contact>& contacts = found.contacts;
     report.contacts = contacts.size();
 
@@ -97,14 +91,23 @@ void solve_by_impulses(World& world, const StepSettings& settings, std::vector<R
     auto law_of = [&](const Contact& c) -> const ContactLaw& {
       return world.law(world.material[c.a], world.body_material(c.b));
     };
-    for (const Island& island : contact_islands(collision_pairs, is_static)) {
+    // Islands share no moving body, so they are resolved side by side, each as alone; their
+    // books are added in island order.
+    const std::vector<Island> islands = contact_islands(collision_pairs, is_static);
+    std::vector<CollisionBooks> island_books(islands.size());
+#pragma omp parallel for schedule(dynamic) if (islands.size() > 1 && collision_contact.size() >= smallest_parallel_loop)
+    for (std::size_t k = 0; k < islands.size(); ++k) {
       std::vector<Collision> collisions;
-      for (std::uint32_t k : island.contacts) {
-        const Contact& c = contacts[collision_contact[k]];
-        const ContactLaw& law = law_of(c);
-        collisions.push_back({c.a, c.b, c.point, c.normal, law.friction, law.restitution});
+      for (std::uint32_t c : islands[k].contacts) {
+        const Contact& contact = contacts[collision_contact[c]];
+        const ContactLaw& law = law_of(contact);
+        collisions.push_back({contact.a, contact.b, contact.point, contact.normal, law.friction, law.restitution});
       }
-      const CollisionBooks books = resolve_collisions(posed, collisions, settings.impulse.collisions);
+      island_books[k] = resolve_collisions(posed, collisions, settings.impulse.collisions);
+    }
+    for (std::size_t i = 0; i < islands.size(); ++i) {
+      const Island& island = islands[i];
+      const CollisionBooks& books = island_books[i];
       ++report.islands;
       report.increments += books.increments;
       report.stored_peak = std::max(report.stored_peak, books.stored_peak);

@@ -115,7 +115,8 @@ TEST(ShapeTemplate, MayBeBelowIsFalseOnlyWhereNoSampleIsBelow) {
   int skipped = 0, kept = 0;
   for (int trial = 0; trial < 2000; ++trial) {
     const Eigen::Vector3d centre = 0.35 * Eigen::Vector3d(unit(rng), unit(rng), unit(rng));
-    const double radius = 4 * h * fraction(rng), below = 3 * h * unit(rng);
+    // Radii up to 12 voxels: the block minima tell up to 4, the slope bound at any size.
+    const double radius = 12 * h * fraction(rng) * fraction(rng), below = 3 * h * unit(rng);
     if (t.may_be_below(centre, radius, below)) {
       ++kept;
       continue;
@@ -130,6 +131,53 @@ TEST(ShapeTemplate, MayBeBelowIsFalseOnlyWhereNoSampleIsBelow) {
   // Both answers come up: near the surface and far from it.
   EXPECT_GT(skipped, 200);
   EXPECT_GT(kept, 200);
+}
+
+// The slope bound holds between any two points of the box (within a voxel of each other,
+// where culling uses it), and is sharp: the interpolant's gradient comes close to it. A
+// distance field's is about 1; near the turned box's edges the interpolant is steeper.
+TEST(ShapeTemplate, LipschitzBoundsTheSlopeOfTheInterpolant) {
+  const ShapeTemplate t = template_from_avatar(turned_box_avatar());
+  EXPECT_GE(t.lipschitz(), 1.0);
+  EXPECT_LT(t.lipschitz(), 1.8);
+  std::mt19937 rng(13);
+  std::uniform_real_distribution<double> unit(-1, 1);
+  const double h = t.voxel_size();
+  auto in_box = [&](const Eigen::Vector3d& body) {
+    const Eigen::Vector3d index = t.index_of(body);
+    for (int a = 0; a < 3; ++a)
+      if (!(index[a] >= 0 && index[a] < t.dims()[a] - 1)) return false;
+    return true;
+  };
+  double slope = 0, gradient_norm = 0;
+  for (int trial = 0; trial < 200000; ++trial) {
+    const Eigen::Vector3d x = 0.4 * Eigen::Vector3d(unit(rng), unit(rng), unit(rng));
+    const Eigen::Vector3d y = x + 0.5 * h * Eigen::Vector3d(unit(rng), unit(rng), unit(rng));
+    if (!in_box(x) || !in_box(y)) continue;
+    slope = std::max(slope, std::abs(t.value(x) - t.value(y)) / (x - y).norm());
+    Eigen::Vector3d gradient;
+    t.value_and_gradient(x, gradient);
+    gradient_norm = std::max(gradient_norm, gradient.norm());
+  }
+  EXPECT_LE(slope, t.lipschitz() * (1 + 1e-9));
+  EXPECT_LE(gradient_norm, t.lipschitz() * (1 + 1e-9));
+  // The steepest place is a cell's corner: just inside every corner of every cell (the voxel
+  // is cubic, so the body frame's gradient is the index frame's over the voxel size).
+  const Eigen::Vector3d offset = t.index_of(Eigen::Vector3d::Zero());
+  Eigen::Matrix3d to_index;
+  for (int a = 0; a < 3; ++a) to_index.col(a) = t.index_of(Eigen::Vector3d::Unit(a)) - offset;
+  const Eigen::Matrix3d to_body = to_index.inverse();
+  double corner_gradient = 0;
+  for (int i = 0; i + 1 < t.dims()[0]; ++i)
+    for (int j = 0; j + 1 < t.dims()[1]; ++j)
+      for (int k = 0; k + 1 < t.dims()[2]; ++k)
+        for (int corner = 0; corner < 8; ++corner) {
+          const Eigen::Vector3d inside(corner >> 2 ? 1 - 1e-9 : 1e-9, (corner >> 1) & 1 ? 1 - 1e-9 : 1e-9, corner & 1 ? 1 - 1e-9 : 1e-9);
+          Eigen::Vector3d gradient;
+          t.value_and_gradient(to_body * (Eigen::Vector3d(i, j, k) + inside - offset), gradient);
+          corner_gradient = std::max(corner_gradient, gradient.norm());
+        }
+  EXPECT_NEAR(corner_gradient, t.lipschitz(), 1e-6 * t.lipschitz());
 }
 
 }  // namespace

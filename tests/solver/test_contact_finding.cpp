@@ -115,11 +115,11 @@ TEST(ContactFinding, NeighbourListGivesTheFreshSearchesContacts) {
   }
 }
 
-// The node samples of a step's first search, reused by its later sweeps: after the grains
-// move by a fraction of the slack (a later sweep) the contacts are those of a fresh search
-// bit for bit, from fewer samples; after they move further (the samples no longer cover the
-// pair) too, by sampling afresh.
-TEST(ContactFinding, SweepSamplesGiveTheFreshSearchesContacts) {
+// The near nodes kept pair by pair from search to search (the sweeps of a step, the steps
+// after): after the grains move by a little (a later sweep), by more and by much more (a
+// later step, listed afresh), the contacts are those of a fresh search bit for bit, and the
+// cache holds the search's pairs in order.
+TEST(ContactFinding, NearNodeCacheGivesTheFreshSearchesContacts) {
   World w;
   w.shapes.push_back(geometry::grain_shape_from_avatar(avatar_of(levelset::make_ellipsoid(levelset::Vec3d(0.03, 0.02, 0.015)), 16, 800)));
   // A 4 × 4 grid of ellipsoids turned at random, neighbours a little inside each other.
@@ -128,8 +128,7 @@ TEST(ContactFinding, SweepSamplesGiveTheFreshSearchesContacts) {
     w.add_grain(std::uint64_t(i + 1), 0, 0, 2650, 1, Vec3(0.038 * (i % 4), 0.038 * (i / 4), 0), turn);
   }
   const double margin = 1e-4;
-  SweepSamples samples;
-  samples.slack = 4 * margin;
+  NearNodeCache cache;
   auto same = [](const FoundContacts& x, const FoundContacts& y) {
     ASSERT_EQ(x.contacts.size(), y.contacts.size());
     for (std::size_t k = 0; k < x.contacts.size(); ++k) {
@@ -145,21 +144,24 @@ TEST(ContactFinding, SweepSamplesGiveTheFreshSearchesContacts) {
         EXPECT_EQ(x.faces[f].points[k].key.node, y.faces[f].points[k].key.node);
     }
   };
-  same(find_contacts(w, w.bodies, 1e-3, margin, nullptr, 0, &samples), find_contacts(w, w.bodies, 1e-3, margin));
-  ASSERT_TRUE(samples.filled);
-  std::size_t near = 0;
-  for (const auto& nodes : samples.nodes) near += nodes.size();
-  EXPECT_GT(near, 0u);
-  EXPECT_LT(near, 16 * 800u / 4);  // the samples are the nodes near a contact, not all
-  for (double step : {2e-6, 2e-5, 2e-3}) {  // within a quarter of the slack; beyond it
-    std::vector<RigidBody> moved = w.bodies;
+  same(find_contacts(w, w.bodies, 1e-3, margin, nullptr, 0, &cache), find_contacts(w, w.bodies, 1e-3, margin));
+  ASSERT_FALSE(cache.pairs.empty());
+  ASSERT_EQ(cache.near.size(), cache.pairs.size());
+  EXPECT_TRUE(std::is_sorted(cache.pairs.begin(), cache.pairs.end()));
+  std::size_t listed = 0;
+  for (const auto& both : cache.near)
+    for (const NearNodes& near : both) listed += near.nodes.size();
+  EXPECT_GT(listed, 0u);
+  EXPECT_LT(listed, 16 * 800u / 4);  // the nodes near a contact, not all
+  std::vector<RigidBody> moved = w.bodies;
+  for (double step : {2e-6, 2e-5, 2e-4, 2e-3}) {
     for (std::size_t i = 0; i < moved.size(); ++i) {
       moved[i].position += step * Vec3(std::sin(3.0 * i), std::cos(5.0 * i), std::sin(7.0 * i));
       moved[i].orientation = (Quat(Eigen::AngleAxisd(step / 0.03, Vec3(1, i % 3, 2).normalized())) * moved[i].orientation).normalized();
     }
     const FoundContacts fresh = find_contacts(w, moved, 1e-3, margin);
     EXPECT_GE(fresh.contacts.size(), 12u);
-    same(find_contacts(w, moved, 1e-3, margin, nullptr, 0, &samples), fresh);
+    same(find_contacts(w, moved, 1e-3, margin, nullptr, 0, &cache), fresh);
   }
 }
 

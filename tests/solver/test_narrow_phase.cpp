@@ -115,5 +115,59 @@ TEST(NarrowPhase, ClusterCullingFindsWhatSamplingEveryNodeFinds) {
   EXPECT_GT(found, 2000u);  // the poses overlap: the comparison is not empty
 }
 
+// The near nodes kept from search to search give a fresh search's contacts bit for bit, along
+// a random walk of two superellipsoids that approach, touch, turn and part: steps a tenth of
+// a voxel (reused many times over), and jumps of two voxels (listed afresh). Each of the three
+// ways is taken: clear of each other without a sample, the listed nodes only, afresh.
+TEST(NarrowPhase, NearNodesGiveTheFreshSearchesContacts) {
+  levelset::Resolution resolution;
+  resolution.voxel_size = 0.0005;
+  formats::Shape shape = levelset::implicit_shape(levelset::make_superellipsoid({0.0058, 0.01, 0.0083}, 0.1, 0.5), resolution);
+  levelset::add_nodes(shape, 2000, levelset::NodeMethod::rays);
+  levelset::MassProperties mass;
+  const ShapeTemplate a = geometry::template_from_avatar(levelset::make_avatar(shape, mass));
+  double radius = 0;
+  for (const auto& n : a.nodes()) radius = std::max(radius, double(n.norm()));
+  std::mt19937_64 rng(17);
+  std::uniform_real_distribution<double> unit(-1, 1);
+  Pose p, q;
+  p.scale = 1.1, q.scale = 0.9;
+  q.position = Eigen::Vector3d(0.02, 0.004, 0.0);  // apart; the walk drifts them together and back
+  const double margin = 1e-5, skin = 0.0005, h = 0.0005;
+  NearNodes near;
+  int clear = 0, listed = 0, afresh = 0;
+  std::size_t contacts = 0;
+  for (int step = 0; step < 3000; ++step) {
+    const double size = step % 100 == 99 ? 2 * h : 0.1 * h;
+    const double drift = step < 1500 ? -0.02 * h : 0.02 * h;
+    q.position += size * Eigen::Vector3d(unit(rng), unit(rng), unit(rng)) / std::sqrt(3.0) + Eigen::Vector3d(drift, 0, 0);
+    q.orientation = (Eigen::Quaterniond(Eigen::AngleAxisd(size / 0.01, Eigen::Vector3d(unit(rng), unit(rng), unit(rng)).normalized())) *
+                     q.orientation).normalized();
+    p.orientation = (Eigen::Quaterniond(Eigen::AngleAxisd(0.5 * size / 0.01, Eigen::Vector3d::UnitZ())) * p.orientation).normalized();
+    const NearNodesCover cover = near_nodes_cover(near, a, p, a, q, margin);
+    const auto kept = node_contacts(a, p, a, q, margin, radius * q.scale + 1e-3, skin, near);
+    const auto fresh = node_contacts(a, p, a, q, margin, radius * q.scale + 1e-3);
+    ASSERT_EQ(kept.size(), fresh.size()) << "step " << step;
+    for (std::size_t k = 0; k < fresh.size(); ++k) {
+      ASSERT_EQ(kept[k].node, fresh[k].node) << "step " << step;
+      ASSERT_EQ(kept[k].depth, fresh[k].depth);
+      ASSERT_EQ(kept[k].point, fresh[k].point);
+      ASSERT_EQ(kept[k].normal, fresh[k].normal);
+    }
+    contacts += fresh.size();
+    clear += cover == NearNodesCover::clear;
+    listed += cover == NearNodesCover::listed;
+    afresh += cover == NearNodesCover::stale;
+    if (cover == NearNodesCover::clear) {
+      EXPECT_TRUE(fresh.empty());
+    }
+  }
+  EXPECT_GT(contacts, 1000u);  // they touch for much of the walk
+  EXPECT_GT(clear, 100);
+  EXPECT_GT(listed, 300);
+  EXPECT_GT(afresh, 30);
+  EXPECT_LT(afresh, 1000);  // most searches reuse
+}
+
 }  // namespace
 }  // namespace scree::solver
