@@ -119,31 +119,34 @@ double relative_motion(const ShapeTemplate& master, const NearNodes& near, const
 
 }  // namespace
 
-NearNodesCover near_nodes_cover(const NearNodes& near, const ShapeTemplate& master, const Pose& master_pose,
+NearNodesState near_nodes_cover(const NearNodes& near, const ShapeTemplate& master, const Pose& master_pose,
                                 const ShapeTemplate& other, const Pose& other_pose, double margin) {
   if (near.reach < 0 || master.nodes().empty() || near.master.scale != master_pose.scale ||
       near.other.scale != other_pose.scale)
-    return NearNodesCover::stale;
+    return {NearNodesCover::stale, 0};
   // φ is in world metres on both sides; the last term covers the round-off of two
   // interpolations at nearby points.
   const double drift = std::max(other.lipschitz(), 1.0) * relative_motion(master, near, master_pose, other_pose) *
                            (1 + 1e-9) +
                        1e-9 * other.voxel_size() * other_pose.scale;
-  if (near.least - drift >= margin) return NearNodesCover::clear;
-  if (near.reach - drift >= margin) return NearNodesCover::listed;
-  return NearNodesCover::stale;
+  if (near.least - drift >= margin) return {NearNodesCover::clear, drift};
+  if (near.reach - drift >= margin) return {NearNodesCover::listed, drift};
+  return {NearNodesCover::stale, drift};
 }
 
 std::vector<NodeContact> node_contacts(const ShapeTemplate& master, const Pose& master_pose,
                                        const ShapeTemplate& other, const Pose& other_pose, double margin,
                                        double other_radius, double skin, NearNodes& near) {
   std::vector<NodeContact> contacts;
-  switch (near_nodes_cover(near, master, master_pose, other, other_pose, margin)) {
+  const NearNodesState state = near_nodes_cover(near, master, master_pose, other, other_pose, margin);
+  switch (state.cover) {
     case NearNodesCover::clear:
       return contacts;
     case NearNodesCover::listed: {
       const NodeSampler sampler(master, master_pose, other, other_pose, margin, other_radius);
-      for (std::uint32_t i : near.nodes) sampler.sample(i, contacts);
+      const double below = margin + state.drift;
+      for (const NearNode& n : near.nodes)
+        if (n.phi < below) sampler.sample(n.node, contacts);
       return contacts;  // in node order, as listed
     }
     case NearNodesCover::stale:
@@ -165,10 +168,12 @@ std::vector<NodeContact> node_contacts(const ShapeTemplate& master, const Pose& 
                           const double phi = value * other_pose.scale;
                           if (phi >= near.reach) return;
                           near.least = std::min(near.least, phi);
-                          near.nodes.push_back(i);
+                          float rounded = float(phi);
+                          if (double(rounded) > phi) rounded = std::nextafter(rounded, -std::numeric_limits<float>::infinity());
+                          near.nodes.push_back({i, rounded});
                           if (exact.within(i)) exact.add_if_below(i, value, contacts);
                         });
-  std::sort(near.nodes.begin(), near.nodes.end());
+  std::sort(near.nodes.begin(), near.nodes.end(), [](const NearNode& a, const NearNode& b) { return a.node < b.node; });
   sort_by_node(contacts);
   return contacts;
 }

@@ -46,21 +46,31 @@ std::vector<NodeContact> node_contacts(const ShapeTemplate& master, const Pose& 
 
 // What one search of a pair leaves for the next ones (the same step's later sweeps, the
 // steps after): where the two were, every master node whose φ in the other lay below
-// `reach`, and a value no node's φ lay below. Once the master has moved by δ in the other's
-// frame, no node's φ has changed by more than L δ (L the other's `lipschitz()`, at least 1
-// for the bounding sphere's test), so while `least` − L δ stays above the margin the pair
-// cannot touch, and while `reach` − L δ does the listed nodes are the only ones that can.
+// `reach`, with that φ, and a value no node's φ lay below. Once the master has moved by δ in
+// the other's frame, no node's φ has changed by more than L δ (L the other's `lipschitz()`, at
+// least 1 for the bounding sphere's test), so while `least` − L δ stays above the margin the
+// pair cannot touch, and while `reach` − L δ does only listed nodes can, those whose φ then
+// less L δ is below the margin.
+struct NearNode {
+  std::uint32_t node;
+  float phi;  // m, when listed, rounded down
+};
 struct NearNodes {
-  Pose master, other;                 // as the search that listed the nodes saw them
-  double reach = -1;                  // m; below zero: nothing listed yet
-  double least = 0;                   // m
-  std::vector<std::uint32_t> nodes;   // ascending
+  Pose master, other;           // as the search that listed the nodes saw them
+  double reach = -1;            // m; below zero: nothing listed yet
+  double least = 0;             // m
+  std::vector<NearNode> nodes;  // ascending
 };
 
 // What `near` says of the pair posed so, for contacts below `margin`: no node can be below
-// it (clear), only listed nodes can (listed), or it no longer covers the pair (stale).
+// it (clear), only listed nodes can (listed), or it no longer covers the pair (stale); with
+// the most any node's φ can have changed since the listing (m).
 enum class NearNodesCover { clear, listed, stale };
-NearNodesCover near_nodes_cover(const NearNodes& near, const ShapeTemplate& master, const Pose& master_pose,
+struct NearNodesState {
+  NearNodesCover cover;
+  double drift;
+};
+NearNodesState near_nodes_cover(const NearNodes& near, const ShapeTemplate& master, const Pose& master_pose,
                                 const ShapeTemplate& other, const Pose& other_pose, double margin);
 
 // NearNodes of grain pairs, kept from search to search (contact finding's, solver/world.h).

@@ -45,13 +45,18 @@ Vec3 compression_impulse(const ContactFrame& c, double delta) {
   return (delta / c.normal.dot(c.K * d)) * d;
 }
 
-Vec3 release_direction(const ContactFrame& c) {
+StickingRelease sticking_release(const ContactFrame& c) {
   const Vec3 k_inv_n = c.K_inverse * c.normal;
   const Vec3 stick = k_inv_n / c.normal.dot(k_inv_n);
-  const Vec3 p_t = stick - c.normal;
-  if (p_t.norm() <= c.friction) return stick;
-  return sliding_direction(c, tangential(c.point.relative_velocity(), c.normal), p_t);
+  return {stick, (stick - c.normal).norm() <= c.friction};
 }
+
+Vec3 release_direction(const ContactFrame& c, const StickingRelease& sticking) {
+  if (sticking.within_cone) return sticking.direction;
+  return sliding_direction(c, tangential(c.point.relative_velocity(), c.normal), sticking.direction - c.normal);
+}
+
+Vec3 release_direction(const ContactFrame& c) { return release_direction(c, sticking_release(c)); }
 
 ImpulseWork apply_measured(const ContactFrame& c, const Vec3& impulse) {
   return apply_measured(c, impulse, c.point.relative_velocity());

@@ -32,6 +32,14 @@ Vec3 compression_impulse(const ContactFrame& c, double delta);
 // which changes only the normal relative velocity, when that stays in the friction cone;
 // otherwise n + μ t. Along a fixed direction the release is exact (energy_release.h).
 Vec3 release_direction(const ContactFrame& c);
+// Its sticking part, which depends on the contact's frame alone (a resolution finds it once
+// per contact), and the direction given it.
+struct StickingRelease {
+  Vec3 direction;    // K⁻¹n / (n·K⁻¹n)
+  bool within_cone;  // then the release direction, whatever the velocities
+};
+StickingRelease sticking_release(const ContactFrame& c);
+Vec3 release_direction(const ContactFrame& c, const StickingRelease& sticking);
 
 // Applies P (on A) and returns the work of its normal and tangential parts on the relative
 // motion, ½ (u_before + u_after)·P split along n: their sum is the change of kinetic energy.

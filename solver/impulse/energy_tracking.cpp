@@ -15,8 +15,9 @@ namespace scree::solver {
 
 namespace {
 
+// What the rounds scan contact by contact, apart from the contacts' frames (~400 bytes
+// each), so that a scan of an island's contacts reads a few cache lines.
 struct Tracked {
-  ContactFrame frame;
   double mass;         // m_A m_B / (m_A + m_B): weights the ordering (seed 000 §4.3)
   double step = 0;     // velocity increment: 1/α of the fastest approach seen, m/s
   double stored = 0;   // W, J
@@ -44,9 +45,12 @@ class Resolution {
       RigidBody& a = bodies[c.a];
       RigidBody& b = bodies[c.b];
       const ContactPoint point{&a, &b, c.point - a.position, c.point - b.position};
-      contacts_.push_back({ContactFrame(point, c.normal, c.friction), reduced_mass(a, b), 0, 0,
-                           c.restitution});
-      normal_.push_back(contacts_.back().frame.normal_velocity());
+      frames_.emplace_back(point, c.normal, c.friction);
+      const ContactFrame& frame = frames_.back();
+      sticking_.push_back(sticking_release(frame));
+      sticking_n_K_d_.push_back(frame.normal.dot(frame.K * sticking_.back().direction));
+      contacts_.push_back({reduced_mass(a, b), 0, 0, c.restitution});
+      normal_.push_back(frames_.back().normal_velocity());
       speed_scale_ = std::max(speed_scale_, -normal_.back());
       std::array<std::int32_t, 2> slots{-1, -1};
       for (int side = 0; side < 2; ++side) {
@@ -107,7 +111,7 @@ class Resolution {
     for (std::size_t i : group_)
       for (std::int32_t slot : body_slots_[i])
         if (slot >= 0)
-          for (std::uint32_t k : touching_[std::size_t(slot)]) normal_[k] = contacts_[k].frame.normal_velocity();
+          for (std::uint32_t k : touching_[std::size_t(slot)]) normal_[k] = frames_[k].normal_velocity();
   }
 
   // Applies one increment of every contact of the group at once: the impulses are computed
@@ -119,29 +123,39 @@ class Resolution {
     std::vector<double> normal_before, normal_after;
   };
   // (The scratch vectors are members: an island resolves in many thousand increments.)
-  const GroupWork& apply_group(const std::vector<Vec3>& impulses, double scale) {
+  // `normal_` is brought up to date when `refresh` (compression scans it; release does not).
+  const GroupWork& apply_group(const std::vector<Vec3>& impulses, double scale, bool refresh) {
     GroupWork& w = work_;
     std::vector<Vec3>& before = before_;
     w.normal_before.clear(), w.normal_after.clear(), before.clear();
     for (std::size_t i : group_) {
-      before.push_back(contacts_[i].frame.point.relative_velocity());
-      w.normal_before.push_back(contacts_[i].frame.normal.dot(before.back()));
+      before.push_back(frames_[i].point.relative_velocity());
+      w.normal_before.push_back(frames_[i].normal.dot(before.back()));
     }
-    for (std::size_t g = 0; g < group_.size(); ++g) contacts_[group_[g]].frame.apply(scale * impulses[g]);
+    for (std::size_t g = 0; g < group_.size(); ++g) frames_[group_[g]].apply(scale * impulses[g]);
     for (std::size_t g = 0; g < group_.size(); ++g) {
       Tracked& c = contacts_[group_[g]];
-      const Vec3 after = c.frame.point.relative_velocity();
+      const ContactFrame& frame = frames_[group_[g]];
+      const Vec3 after = frame.point.relative_velocity();
       const Vec3 p = scale * impulses[g];
       const Vec3 mean = 0.5 * (before[g] + after);
-      const double mean_n = c.frame.normal.dot(mean), p_n = c.frame.normal.dot(p);
-      w.normal_after.push_back(c.frame.normal.dot(after));
+      const double mean_n = frame.normal.dot(mean), p_n = frame.normal.dot(p);
+      w.normal_after.push_back(frame.normal.dot(after));
       c.stored -= mean_n * p_n;
       books_.friction_loss -= mean.dot(p) - mean_n * p_n;
       c.impulse += p;
       ++books_.increments;
     }
-    refresh_group();
+    if (refresh) refresh_group();
     return w;
+  }
+
+  // The direction contact i releases along now, and n·K d along it.
+  std::pair<Vec3, double> release_along(std::size_t i) const {
+    if (sticking_[i].within_cone) return {sticking_[i].direction, sticking_n_K_d_[i]};
+    const ContactFrame& frame = frames_[i];
+    const Vec3 d = release_direction(frame, sticking_[i]);
+    return {d, frame.normal.dot(frame.K * d)};
   }
 
   // Velocities of the group's bodies, to undo a trial increment exactly.
@@ -149,19 +163,18 @@ class Resolution {
     std::vector<std::pair<Vec3, Vec3>>& saved = saved_;
     saved.clear();
     for (std::size_t i : group_) {
-      const ContactPoint& p = contacts_[i].frame.point;
+      const ContactPoint& p = frames_[i].point;
       saved.emplace_back(p.a->velocity, p.a->angular_velocity);
       saved.emplace_back(p.b->velocity, p.b->angular_velocity);
     }
   }
   void restore_group(const std::vector<std::pair<Vec3, Vec3>>& saved) {
     for (std::size_t g = group_.size(); g-- > 0;) {
-      const ContactPoint& p = contacts_[group_[g]].frame.point;
+      const ContactPoint& p = frames_[group_[g]].point;
       // A static B is left unwritten, as apply() leaves it: islands resolved side by side share it.
       if (!p.b->is_static()) std::tie(p.b->velocity, p.b->angular_velocity) = saved[2 * g + 1];
       std::tie(p.a->velocity, p.a->angular_velocity) = saved[2 * g];
     }
-    refresh_group();
   }
 
   // Seed 000 Algorithm 1 lines 8–21: the most negative weighted velocity and those within β
@@ -188,9 +201,9 @@ class Resolution {
       }
       for (std::size_t i : group_) {
         const Tracked& c = contacts_[i];
-        impulses.push_back(compression_impulse(c.frame, std::min(-u[i], c.step / double(group_.size()))));
+        impulses.push_back(compression_impulse(frames_[i], std::min(-u[i], c.step / double(group_.size()))));
       }
-      apply_group(impulses, 1);
+      apply_group(impulses, 1, true);
     }
   }
 
@@ -206,7 +219,7 @@ class Resolution {
     while (books_.increments < increment_cap_) {
       double largest = 0;
       for (const Tracked& c : contacts_) largest = std::max(largest, c.stored);
-      if (largest <= 0) return;
+      if (largest <= 0) break;
       const double limit = (1 - settings_.group_tolerance) * largest;
       group_.clear();
       impulses.clear();
@@ -225,13 +238,13 @@ class Resolution {
       }
       for (std::size_t i : group_) {
         const Tracked& c = contacts_[i];
-        const Vec3 d = release_direction(c.frame);
-        const double n_K_d = c.frame.normal.dot(c.frame.K * d);
-        const double all = release_increment(c.frame.normal_velocity(), c.stored, n_K_d);
+        const ContactFrame& frame = frames_[i];
+        const auto [d, n_K_d] = release_along(i);
+        const double all = release_increment(frame.normal_velocity(), c.stored, n_K_d);
         double share = c.step / (release_refinement * double(group_.size()));
-        if (next > 0) share = std::min(share, release_increment(c.frame.normal_velocity(), c.stored - next, n_K_d));
+        if (next > 0) share = std::min(share, release_increment(frame.normal_velocity(), c.stored - next, n_K_d));
         impulses.push_back((share > 0 ? std::min(share, all) : all) / n_K_d * d);
-        normal_impulse.push_back(c.frame.normal.dot(impulses.back()));
+        normal_impulse.push_back(frame.normal.dot(impulses.back()));
       }
       // A store so small (a denormal left by an exact increment) that it releases nothing
       // would loop: it is round-off, lost and booked so.
@@ -244,7 +257,7 @@ class Resolution {
       save_group();
       const double friction_before = books_.friction_loss;
       for (std::size_t i : group_) impulse_before.push_back(contacts_[i].impulse);
-      const GroupWork& trial = apply_group(impulses, 1);
+      const GroupWork& trial = apply_group(impulses, 1, false);
       // The normal work at contact g for the increment scaled by s is
       // s a + ½ s² b with a = u_before P_n and b = (u_after − u_before) P_n.
       double scale = 1;
@@ -262,18 +275,24 @@ class Resolution {
       books_.friction_loss = friction_before;
       books_.increments -= std::int64_t(group_.size());
       for (std::size_t g = 0; g < group_.size(); ++g) contacts_[group_[g]].impulse = impulse_before[g];
-      apply_group(impulses, scale);
+      apply_group(impulses, scale, false);
       // Contacts emptied by this increment hold round-off now.
       for (std::size_t g = 0; g < group_.size(); ++g) {
         double& w = contacts_[group_[g]].stored;
         if (g == emptied || w < 1e-12 * held[g]) w = 0;
       }
     }
+    // The normal velocities for the next compression, once: release reads none of them.
+    for (std::size_t k = 0; k < frames_.size(); ++k) normal_[k] = frames_[k].normal_velocity();
   }
 
   EnergyTrackingSettings settings_;
+  std::vector<ContactFrame> frames_;
   std::vector<Tracked> contacts_;
-  std::vector<double> normal_;  // u_n of every contact, kept current
+  // By contact: its release's sticking part, and n·K d along it when that is the direction.
+  std::vector<StickingRelease> sticking_;
+  std::vector<double> sticking_n_K_d_;
+  std::vector<double> normal_;  // u_n of every contact, kept current in compression
   std::vector<std::vector<std::uint32_t>> touching_;  // by moving body (its slot): its contacts
   std::vector<std::array<std::int32_t, 2>> body_slots_;  // by contact: A's and B's slots, −1 if static
   std::vector<std::size_t> group_;

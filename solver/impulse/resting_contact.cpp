@@ -3,9 +3,13 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <optional>
+
+#include <omp.h>
 
 #include "solver/contacts/islands.h"
 #include "solver/parallel_loops.h"
+#include "solver/team_barrier.h"
 
 namespace scree::solver {
 
@@ -210,8 +214,9 @@ int passes_until_still(const Schedule& s, std::vector<RestingPoint>& points, std
     moved[points[k].a] = moved[points[k].b] = -1;
     points[k].direction = Vec3::Zero();
   }
-  std::vector<double> unit_change(s.unit_start.size() - 1, 0.0);  // squared impulse changes, this pass
-  auto solve_unit = [&](std::size_t u, int k) {
+  // Solves unit u in pass k, noting its squared impulse change in `unit_change`; returns the
+  // largest change of relative velocity at its points.
+  auto solve_unit = [&](std::size_t u, int k, std::vector<double>& unit_change) {
     const RestingPoint& first = points[s.points[s.unit_start[u]]];
     const bool b_moves = !is_static[first.b];
     if (moved[first.a] < k - 1 && (!b_moves || moved[first.b] < k - 1)) {
@@ -252,39 +257,52 @@ int passes_until_still(const Schedule& s, std::vector<RestingPoint>& points, std
       p.direction = p.change + beta * p.direction;
     }
   };
-  auto each_colour = [&](auto&& unit) {
-    for (std::size_t c = 0; c < colours; ++c) {
-      if (s.last_shared && c + 1 == colours) {
-#pragma omp single
-        for (std::size_t u = s.colour_start[c]; u < s.colour_start[c + 1]; ++u) unit(u);
-      } else {
-#pragma omp for schedule(static)
-        for (std::size_t u = s.colour_start[c]; u < s.colour_start[c + 1]; ++u) unit(u);
-      }
-    }
-  };
+  // Threads share each colour in equal runs of units and meet at a barrier after it; every
+  // thread then reads the same sums, so all stop at the same pass. The pass's sums are kept by
+  // pass parity: a thread may start the next pass while another still reads them.
+  std::optional<TeamBarrier> barrier;
+  std::vector<double> unit_change_of[2];  // squared impulse changes by unit
+  unit_change_of[0].assign(s.unit_start.size() - 1, 0.0);
+  unit_change_of[1] = unit_change_of[0];
+  std::vector<double> largest_of[2];
   int passes = 0;
-  double beta = 0, last_change = 0;
-  double largest[2] = {0, 0};  // this pass's and the next's
 #pragma omp parallel if (parallel)
   {
-    for (int k = 0; k < max_passes; ++k) {
-      double mine = 0;
-      each_colour([&](std::size_t u) { mine = std::max(mine, solve_unit(u, k)); });
-#pragma omp critical(scree_resting_pass)
-      largest[k % 2] = std::max(largest[k % 2], mine);
-#pragma omp barrier
-      const bool still = largest[k % 2] <= settings.tolerance;
+    const int threads = omp_get_num_threads(), me = omp_get_thread_num();
 #pragma omp single
-      {
-        largest[(k + 1) % 2] = 0;
-        passes = k + 1;
-        double change = 0;
-        for (double c : unit_change) change += c;
-        beta = settings.conjugate && k > 0 && last_change > 0 && change <= last_change ? change / last_change : 0;
-        last_change = change;
+    {
+      barrier.emplace(threads);
+      largest_of[0].assign(std::size_t(threads), 0.0);
+      largest_of[1] = largest_of[0];
+    }
+    auto each_colour = [&](auto&& unit) {
+      for (std::size_t c = 0; c < colours; ++c) {
+        const std::size_t begin = s.colour_start[c], count = s.colour_start[c + 1] - begin;
+        if (s.last_shared && c + 1 == colours) {
+          if (me == 0)
+            for (std::size_t u = begin; u < begin + count; ++u) unit(u);
+        } else {
+          for (std::size_t u = begin + count * std::size_t(me) / std::size_t(threads);
+               u < begin + count * std::size_t(me + 1) / std::size_t(threads); ++u)
+            unit(u);
+        }
+        if (threads > 1) barrier->arrive_and_wait();
       }
-      if (still) break;
+    };
+    double beta = 0, last_change = 0;
+    for (int k = 0; k < max_passes; ++k) {
+      std::vector<double>& changes = unit_change_of[k % 2];
+      double mine = 0;
+      each_colour([&](std::size_t u) { mine = std::max(mine, solve_unit(u, k, changes)); });
+      largest_of[k % 2][std::size_t(me)] = mine;
+      if (threads > 1) barrier->arrive_and_wait();
+      const double largest = *std::max_element(largest_of[k % 2].begin(), largest_of[k % 2].end());
+      double change = 0;
+      for (double c : changes) change += c;
+      beta = settings.conjugate && k > 0 && last_change > 0 && change <= last_change ? change / last_change : 0;
+      last_change = change;
+      if (me == 0) passes = k + 1;
+      if (largest <= settings.tolerance) break;
       if (settings.conjugate) each_colour([&](std::size_t u) { step_unit(u, beta); });
     }
   }

@@ -144,7 +144,7 @@ TEST(NarrowPhase, NearNodesGiveTheFreshSearchesContacts) {
     q.orientation = (Eigen::Quaterniond(Eigen::AngleAxisd(size / 0.01, Eigen::Vector3d(unit(rng), unit(rng), unit(rng)).normalized())) *
                      q.orientation).normalized();
     p.orientation = (Eigen::Quaterniond(Eigen::AngleAxisd(0.5 * size / 0.01, Eigen::Vector3d::UnitZ())) * p.orientation).normalized();
-    const NearNodesCover cover = near_nodes_cover(near, a, p, a, q, margin);
+    const NearNodesCover cover = near_nodes_cover(near, a, p, a, q, margin).cover;
     const auto kept = node_contacts(a, p, a, q, margin, radius * q.scale + 1e-3, skin, near);
     const auto fresh = node_contacts(a, p, a, q, margin, radius * q.scale + 1e-3);
     ASSERT_EQ(kept.size(), fresh.size()) << "step " << step;

@@ -1,0 +1,44 @@
+#pragma once
+// A barrier for the threads of one OpenMP team that spins for a few microseconds before it
+// sleeps. The resting solve of a big island meets one barrier per colour of every pass
+// (thousands a step); OpenMP's own barrier with passive waiting (every tool's default,
+// docs/tools.md "Threads") puts a thread to sleep and wakes it at each, which cost a 1000-grain
+// heap more on two threads than the work it shared (docs/benchmarks.md). Threads that arrive
+// within the spin pass on at once; a thread that waits longer sleeps on the futex, so that
+// runs sharing cores with other processes do not burn them.
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+
+namespace scree::solver {
+
+class TeamBarrier {
+ public:
+  explicit TeamBarrier(int threads) : threads_(threads) {}
+
+  // Every write a thread made before arriving is seen by every thread after it passes.
+  void arrive_and_wait() {
+    const std::uint32_t phase = phase_.load(std::memory_order_acquire);
+    if (arrived_.fetch_add(1, std::memory_order_acq_rel) + 1 == threads_) {
+      arrived_.store(0, std::memory_order_relaxed);
+      phase_.store(phase + 1, std::memory_order_release);
+      phase_.notify_all();
+      return;
+    }
+    const auto give_up = std::chrono::steady_clock::now() + spin;
+    for (int k = 1;; ++k) {
+      if (phase_.load(std::memory_order_acquire) != phase) return;
+      if (k % 64 == 0 && std::chrono::steady_clock::now() > give_up) break;
+    }
+    while (phase_.load(std::memory_order_acquire) == phase) phase_.wait(phase, std::memory_order_acquire);
+  }
+
+ private:
+  // About one colour's work for a thread in a heap of a few thousand grains.
+  static constexpr std::chrono::microseconds spin{50};
+  const int threads_;
+  std::atomic<int> arrived_{0};
+  std::atomic<std::uint32_t> phase_{0};
+};
+
+}  // namespace scree::solver
