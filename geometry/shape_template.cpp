@@ -56,7 +56,10 @@ void ShapeTemplate::cluster_nodes() {
 }
 
 bool ShapeTemplate::cell(const Eigen::Vector3d& body, std::array<float, 8>& corner, Eigen::Vector3d& local) const {
-  const Eigen::Vector3d p = index_of(body);
+  return cell_at_index(index_of(body), corner, local);
+}
+
+bool ShapeTemplate::cell_at_index(const Eigen::Vector3d& p, std::array<float, 8>& corner, Eigen::Vector3d& local) const {
   int c[3];
   for (int a = 0; a < 3; ++a) {
     double f = std::floor(p[a]);
@@ -128,17 +131,8 @@ void ShapeTemplate::find_lipschitz() {
 
 bool ShapeTemplate::may_be_below(const Eigen::Vector3d& body, double radius, double below) const {
   if (background_ < below) return true;  // beyond the box value() is the background
-  // Within the box value() is at least the point's less lipschitz_ × radius; beyond it the
-  // background, which is at least `below` (above). The margin covers the round-off of two
-  // interpolations at nearby points.
-  std::array<float, 8> corner;
-  Eigen::Vector3d local;
-  if (cell(body, corner, local) &&
-      trilinear(corner, local) - lipschitz_ * radius * (1 + 1e-6) >= below + 1e-6 * voxel_size())
-    return false;
-  const double reach = radius / voxel_size();  // index units are voxels
-  if (reach > block) return true;  // a large part: its halves will tell, for less than the blocks' loop
   const Eigen::Vector3d p = index_of(body);
+  const double reach = radius / voxel_size();  // index units are voxels
   int low[3], high[3];
   for (int a = 0; a < 3; ++a) {
     const double from = std::floor(p[a] - reach), to = std::floor(p[a] + reach);
@@ -146,6 +140,16 @@ bool ShapeTemplate::may_be_below(const Eigen::Vector3d& body, double radius, dou
     low[a] = int(std::max(from, 0.0)) / block;
     high[a] = int(std::min(to, double(dims_[a] - 2))) / block;
   }
+  // Within the box value() is at least the point's less lipschitz_ × radius; beyond it the
+  // background, which is at least `below` (above). The margin covers the round-off of two
+  // interpolations at nearby points. A part so large that the bound could not clear `below`
+  // from a value at most the background skips the look-up.
+  std::array<float, 8> corner;
+  Eigen::Vector3d local;
+  if (lipschitz_ * radius < background_ - below && cell_at_index(p, corner, local) &&
+      trilinear(corner, local) - lipschitz_ * radius * (1 + 1e-6) >= below + 1e-6 * voxel_size())
+    return false;
+  if (reach > block) return true;  // a large part: its halves will tell, for less than the blocks' loop
   for (int bi = low[0]; bi <= high[0]; ++bi)
     for (int bj = low[1]; bj <= high[1]; ++bj)
       for (int bk = low[2]; bk <= high[2]; ++bk)

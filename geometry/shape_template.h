@@ -81,6 +81,7 @@ class ShapeTemplate {
   void find_block_minima();
   void find_lipschitz();
   bool cell(const Eigen::Vector3d& body, std::array<float, 8>& corner, Eigen::Vector3d& local) const;
+  bool cell_at_index(const Eigen::Vector3d& index, std::array<float, 8>& corner, Eigen::Vector3d& local) const;
 
   std::array<int, 3> dims_;
   std::vector<float> values_;

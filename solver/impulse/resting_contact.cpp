@@ -396,9 +396,10 @@ int rest(World& world, const std::vector<bool>& is_static, const RestingImpulses
   };
   // An island of this many points is solved by all threads at once, smaller ones side by side
   // (the schedule is the same either way, so this changes speed, not results). Each colour of
-  // a pass ends at a barrier, a sleep and a wake-up when threads wait passively: in a heap of
-  // 250 grains (5000 points, ~20 colours) two threads took 1.3 times as long as one.
-  constexpr std::size_t shared_island = 16384;
+  // a pass ends at a barrier (team_barrier.h): in the 1000-grain discharge's impacts one island
+  // of ~2400 points among hundreds of small ones held the second thread idle until islands of
+  // 1024 points were shared (resting solve on two threads 6.4 s -> 4.6 s, docs/benchmarks.md).
+  constexpr std::size_t shared_island = 1024;
   for (std::size_t i = 0; i < islands.size(); ++i)
     if (schedules[i].points.size() >= shared_island) solve(i, true);
 #pragma omp parallel for schedule(dynamic) if (islands.size() > 1 && points.size() >= smallest_parallel_loop)
