@@ -5,24 +5,25 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
-#include <map>
 #include <numeric>
 #include <stdexcept>
 
+#include "solver/contacts/union_find.h"
+
 namespace scree::solver {
 
-std::vector<ContactPatch> glue_contacts(const std::vector<NodeContact>& nodes, double glue_distance, double max_angle,
-                                        double margin) {
-  if (!(glue_distance > 0)) throw std::invalid_argument("glue distance must be > 0");
-  const std::size_t n = nodes.size();
-  const double min_cos = std::cos(max_angle), reach2 = glue_distance * glue_distance;
+namespace {
 
-  // The patches are the connected parts of the graph "within the glue distance, normals
-  // within the angle", found by flood fill through cells of the glue distance: each node meets
-  // the 27 cells around it, and a node leaves its cell once reached, so a patch of k nodes
-  // costs about k times a neighbourhood, not k² (a flat face on a floor has hundreds).
-  // Cells are numbered z fastest from the lowest corner, 21 bits an axis (a grain spans a few
-  // dozen glue distances), so a cell and its neighbours along z have consecutive keys.
+// The flood fill of glue_contacts: cells of the glue distance, each node meeting the 27
+// cells around it, and a node leaving its cell once reached, so a patch of k nodes costs
+// about k times a neighbourhood, not k². Cells are numbered z fastest from the lowest corner,
+// 21 bits an axis (a grain spans a few dozen glue distances), so a cell and its neighbours
+// along z have consecutive keys. `patch_root` (all unreached) gets each node's patch, named
+// by its smallest index.
+template <class Glued>
+void flood_patches(const std::vector<NodeContact>& nodes, double glue_distance, const Glued& glued,
+                   std::vector<std::uint32_t>& patch_root) {
+  const std::size_t n = nodes.size();
   std::array<std::int64_t, 3> low{};
   for (int axis = 0; axis < 3; ++axis) {
     double least = std::numeric_limits<double>::infinity();
@@ -82,7 +83,7 @@ std::vector<ContactPatch> glue_contacts(const std::vector<NodeContact>& nodes, d
     slot[c.end] = j, slot_of[j] = c.end;
   };
   constexpr std::uint32_t unreached = std::numeric_limits<std::uint32_t>::max();
-  std::vector<std::uint32_t> patch_root(n, unreached), queue;
+  std::vector<std::uint32_t> queue;
   for (std::uint32_t seed = 0; seed < n; ++seed) {
     if (patch_root[seed] != unreached) continue;
     patch_root[seed] = seed;  // the smallest index of its patch: every smaller one is taken
@@ -96,7 +97,7 @@ std::vector<ContactPatch> glue_contacts(const std::vector<NodeContact>& nodes, d
         for (std::uint32_t cell = column_ranges[column].first; cell < column_ranges[column].second; ++cell)
           for (std::uint32_t k = cells[cell].begin; k < cells[cell].end;) {
             const std::uint32_t j = slot[k];
-            if ((nodes[i].point - nodes[j].point).squaredNorm() > reach2 || nodes[i].normal.dot(nodes[j].normal) < min_cos) {
+            if (!glued(i, j)) {
               ++k;
               continue;
             }
@@ -106,17 +107,49 @@ std::vector<ContactPatch> glue_contacts(const std::vector<NodeContact>& nodes, d
           }
     }
   }
+}
 
-  std::map<std::uint32_t, std::size_t> patch_of_root;  // ordered: patches by their first node
+}  // namespace
+
+std::vector<ContactPatch> glue_contacts(const std::vector<NodeContact>& nodes, double glue_distance, double max_angle,
+                                        double margin) {
+  if (!(glue_distance > 0)) throw std::invalid_argument("glue distance must be > 0");
+  const std::size_t n = nodes.size();
+  const double min_cos = std::cos(max_angle), reach2 = glue_distance * glue_distance;
+
+  // The patches are the connected parts of the graph "within the glue distance, normals
+  // within the angle", each named by its smallest index. A few dozen nodes (a pair's contact
+  // in a heap) are joined pair by pair; more (a flat face on a floor has hundreds) by flood
+  // fill through cells of the glue distance, below.
+  constexpr std::uint32_t unreached = std::numeric_limits<std::uint32_t>::max();
+  std::vector<std::uint32_t> patch_root(n, unreached);
+  auto glued = [&](std::uint32_t i, std::uint32_t j) {
+    return (nodes[i].point - nodes[j].point).squaredNorm() <= reach2 && nodes[i].normal.dot(nodes[j].normal) >= min_cos;
+  };
+  if (n <= 48) {
+    SmallestRootSets sets(n);
+    for (std::uint32_t i = 0; i < n; ++i)
+      for (std::uint32_t j = i + 1; j < n; ++j)
+        if (glued(i, j)) sets.join(i, j);
+    for (std::uint32_t i = 0; i < n; ++i) patch_root[i] = sets.root(i);
+  } else {
+    flood_patches(nodes, glue_distance, glued, patch_root);
+  }
+
+  constexpr std::size_t none = std::numeric_limits<std::size_t>::max();
+  std::vector<std::size_t> patch_of_root(n, none);  // patches by their first node
   std::vector<ContactPatch> patches;
   std::vector<std::uint32_t> order(n);
   std::iota(order.begin(), order.end(), 0u);
   auto by_node = [&](std::uint32_t a, std::uint32_t b) { return nodes[a].node < nodes[b].node; };
   if (!std::is_sorted(order.begin(), order.end(), by_node)) std::sort(order.begin(), order.end(), by_node);
   for (std::uint32_t i : order) {
-    auto [it, added] = patch_of_root.try_emplace(patch_root[i], patches.size());
-    if (added) patches.push_back({Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero(), nodes[i].depth, 0, nodes[i].node, {}});
-    ContactPatch& p = patches[it->second];
+    std::size_t& index = patch_of_root[patch_root[i]];
+    if (index == none) {
+      index = patches.size();
+      patches.push_back({Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero(), nodes[i].depth, 0, nodes[i].node, {}});
+    }
+    ContactPatch& p = patches[index];
     p.depth = std::max(p.depth, nodes[i].depth);
     p.members.push_back(i);
   }

@@ -65,17 +65,23 @@ void solve_by_impulses(World& world, const StepSettings& settings, std::vector<R
       }
     }
     RestingBodies resting_bodies(posed, corrections);
-    std::vector<RestingPoint> resting;
-    std::vector<std::size_t> face_of_point;
+    // The resting points of the faces that do not collide, in face order (built side by side
+    // into their places).
+    std::vector<std::size_t> first_point(found.faces.size() + 1, 0);
+    for (std::size_t f = 0; f < found.faces.size(); ++f)
+      first_point[f + 1] = first_point[f] + (face_collides[f] ? 0 : found.faces[f].points.size());
+    std::vector<RestingPoint> resting(first_point.back());
+    std::vector<std::size_t> face_of_point(resting.size());
     double deepest = 0;
+#pragma omp parallel for schedule(dynamic, 64) reduction(max : deepest) if (found.faces.size() >= smallest_parallel_loop)
     for (std::size_t f = 0; f < found.faces.size(); ++f) {
       if (face_collides[f]) continue;
       const SupportFace& face = found.faces[f];
       const double mu = world.law(world.material[face.grain], world.body_material(face.body)).friction;
-      for (const SupportPoint& point : face.points) {
-        resting.push_back(resting_point(face, point, mu, resting_bodies, dt));
-        face_of_point.push_back(f);
-        deepest = std::max(deepest, point.depth);
+      for (std::size_t k = 0; k < face.points.size(); ++k) {
+        resting[first_point[f] + k] = resting_point(face, face.points[k], mu, resting_bodies, dt);
+        face_of_point[first_point[f] + k] = f;
+        deepest = std::max(deepest, face.points[k].depth);
       }
     }
     // Done when nothing collides and the step ends with resting contacts touching, to a

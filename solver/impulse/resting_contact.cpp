@@ -350,12 +350,12 @@ int rest(World& world, const std::vector<bool>& is_static, const RestingImpulses
     p.normal_impulse = std::max(0.0, n.dot(impulse));
     p.friction_impulse = impulse - n.dot(impulse) * n;
   };
-  std::vector<bool> warm_started(points.size(), false);
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
-  pairs.reserve(points.size());
+  std::vector<char> warm_started(points.size(), false);
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs(points.size());
+#pragma omp parallel for schedule(static) if (points.size() >= smallest_parallel_loop)
   for (std::size_t k = 0; k < points.size(); ++k) {
     RestingPoint& p = points[k];
-    pairs.emplace_back(p.a, p.b);
+    pairs[k] = {p.a, p.b};
     if (const Vec3* earlier = step_impulses.find(p.key)) {
       start_from(p, *earlier);
       p.start = p.impulse();

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <random>
 
 #include "solver/contacts/contact_points.h"
@@ -78,6 +79,50 @@ TEST(ContactPoints, OrderOfNodesDoesNotMatter) {
   for (std::size_t k = 0; k < reference.size(); ++k) {
     EXPECT_EQ(shuffled[k].first_node, reference[k].first_node);
     EXPECT_LT((shuffled[k].point - reference[k].point).norm(), 1e-12);
+  }
+}
+
+// Small sets are joined pair by pair, large ones by flood fill through cells: both give the
+// connected parts of "within the glue distance, normals within the angle", checked against a
+// plain search over all pairs on random clusters of 5 to 120 nodes.
+TEST(ContactPoints, PatchesAreTheConnectedPartsForAnyNumberOfNodes) {
+  std::mt19937 rng(21);
+  std::uniform_real_distribution<double> unit(-1, 1);
+  for (std::size_t n : {5u, 20u, 47u, 48u, 49u, 80u, 120u}) {
+    std::vector<NodeContact> nodes;
+    for (std::uint32_t i = 0; i < n; ++i) {
+      const Eigen::Vector3d normal = (Eigen::Vector3d::UnitZ() + 0.6 * Eigen::Vector3d(unit(rng), unit(rng), 0)).normalized();
+      nodes.push_back({3 * i + 1, Eigen::Vector3d(unit(rng), unit(rng), 0.1 * unit(rng)), normal, 1e-3});
+    }
+    const double glue = 0.3, min_cos = std::cos(default_glue_angle);
+    // The reference: each node's part, named by its smallest index, by search over all pairs.
+    std::vector<std::uint32_t> part(n, std::uint32_t(n));
+    for (std::uint32_t seed = 0; seed < n; ++seed) {
+      if (part[seed] != n) continue;
+      std::vector<std::uint32_t> stack{seed};
+      part[seed] = seed;
+      while (!stack.empty()) {
+        const std::uint32_t i = stack.back();
+        stack.pop_back();
+        for (std::uint32_t j = 0; j < n; ++j)
+          if (part[j] == n && (nodes[i].point - nodes[j].point).norm() <= glue && nodes[i].normal.dot(nodes[j].normal) >= min_cos)
+            part[j] = seed, stack.push_back(j);
+      }
+    }
+    const std::vector<ContactPatch> patches = glue_contacts(nodes, glue);
+    std::size_t members = 0;
+    for (const ContactPatch& p : patches) {
+      members += p.members.size();
+      for (std::uint32_t m : p.members) EXPECT_EQ(part[m], part[p.members.front()]) << n << " nodes";
+    }
+    EXPECT_EQ(members, n);
+    std::vector<std::uint32_t> parts(part);
+    std::sort(parts.begin(), parts.end());
+    EXPECT_EQ(patches.size(), std::size_t(std::unique(parts.begin(), parts.end()) - parts.begin())) << n << " nodes";
+    if (n >= 20) {  // neither all apart nor all one: the partition is a real one
+      EXPECT_GT(patches.size(), 1u);
+      EXPECT_LT(patches.size(), n);
+    }
   }
 }
 
