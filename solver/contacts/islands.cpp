@@ -1,7 +1,7 @@
 #include "solver/contacts/islands.h"
 
 #include <algorithm>
-#include <map>
+#include <limits>
 #include <numeric>
 #include <stdexcept>
 
@@ -18,21 +18,28 @@ std::vector<Island> contact_islands(const std::vector<std::pair<std::uint32_t, s
     if (is_static[a] || is_static[b]) continue;
     sets.join(a, b);
   }
-  std::map<std::uint32_t, Island> by_root;
+  // Islands by their root, the smallest body: numbered in root order.
+  constexpr std::uint32_t none = std::numeric_limits<std::uint32_t>::max();
+  std::vector<std::uint32_t> island_of_root(n, none), root_of_contact(pairs.size(), none);
   for (std::uint32_t c = 0; c < pairs.size(); ++c) {
     const auto [a, b] = pairs[c];
     if (is_static[a] && is_static[b]) continue;
-    by_root[sets.root(is_static[a] ? b : a)].contacts.push_back(c);
+    root_of_contact[c] = sets.root(is_static[a] ? b : a);
+    island_of_root[root_of_contact[c]] = 0;
   }
-  for (auto& [r, island] : by_root) {
+  std::uint32_t count = 0;
+  for (std::uint32_t& island : island_of_root)
+    if (island != none) island = count++;
+  std::vector<Island> islands(count);
+  for (std::uint32_t c = 0; c < pairs.size(); ++c)
+    if (root_of_contact[c] != none) islands[island_of_root[root_of_contact[c]]].contacts.push_back(c);
+  for (Island& island : islands) {
     for (std::uint32_t c : island.contacts)
       for (std::uint32_t body : {pairs[c].first, pairs[c].second})
         if (!is_static[body]) island.bodies.push_back(body);
     std::sort(island.bodies.begin(), island.bodies.end());
     island.bodies.erase(std::unique(island.bodies.begin(), island.bodies.end()), island.bodies.end());
   }
-  std::vector<Island> islands;
-  for (auto& [r, island] : by_root) islands.push_back(std::move(island));
   return islands;
 }
 
@@ -41,10 +48,14 @@ int island_layers(const Island& island, const std::vector<std::pair<std::uint32_
   auto local = [&](std::uint32_t body) {
     return std::uint32_t(std::lower_bound(island.bodies.begin(), island.bodies.end(), body) - island.bodies.begin());
   };
-  // Neighbours as sorted (grain, neighbour) pairs in the island's own numbering.
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> links;
-  std::vector<int> layer(island.bodies.size(), 0);
+  // Neighbours in the island's own numbering, grain by grain (each link once per run of
+  // points of the same pair), and the grains resting on something static as the first layer.
+  const std::size_t grains = island.bodies.size();
+  std::vector<std::uint32_t> first(grains + 1, 0), links;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> linked;
+  std::vector<int> layer(grains, 0);
   std::vector<std::uint32_t> front;
+  const std::pair<std::uint32_t, std::uint32_t>* previous = nullptr;
   for (std::uint32_t c : island.contacts) {
     const auto [a, b] = pairs[c];
     if (is_static[a] || is_static[b]) {
@@ -53,10 +64,15 @@ int island_layers(const Island& island, const std::vector<std::pair<std::uint32_
       layer[grain] = 1;
       continue;
     }
-    links.emplace_back(local(a), local(b));
-    links.emplace_back(local(b), local(a));
+    if (previous && pairs[c] == *previous) continue;
+    previous = &pairs[c];
+    linked.emplace_back(local(a), local(b));
+    ++first[linked.back().first + 1], ++first[linked.back().second + 1];
   }
-  std::sort(links.begin(), links.end());
+  for (std::size_t g = 0; g < grains; ++g) first[g + 1] += first[g];
+  links.resize(first[grains]);
+  std::vector<std::uint32_t> filled(first.begin(), first.end() - 1);
+  for (const auto& [a, b] : linked) links[filled[a]++] = b, links[filled[b]++] = a;
   const bool grounded = !front.empty();
   if (!grounded && !island.bodies.empty()) {
     front.push_back(0);
@@ -66,12 +82,11 @@ int island_layers(const Island& island, const std::vector<std::pair<std::uint32_
   while (!front.empty()) {  // breadth first, layer by layer
     std::vector<std::uint32_t> next;
     for (std::uint32_t g : front)
-      for (auto it = std::lower_bound(links.begin(), links.end(), std::pair<std::uint32_t, std::uint32_t>{g, 0});
-           it != links.end() && it->first == g; ++it)
-        if (layer[it->second] == 0) {
-          layer[it->second] = layer[g] + 1;
+      for (std::uint32_t k = first[g]; k < first[g + 1]; ++k)
+        if (layer[links[k]] == 0) {
+          layer[links[k]] = layer[g] + 1;
           deepest = layer[g] + 1;
-          next.push_back(it->second);
+          next.push_back(links[k]);
         }
     front = std::move(next);
   }
