@@ -63,6 +63,7 @@ class Resolution {
       }
       body_slots_.push_back(slots);
     }
+    group_on_body_.assign(touching_.size(), 0);
     // Velocities within this of zero count as zero: round-off of the increments that land
     // a contact exactly on u_n = 0.
     tolerance_ = 1e-12 * speed_scale_;
@@ -150,6 +151,28 @@ class Resolution {
     return w;
   }
 
+  // How many members of the group act on the busier of contact i's moving bodies: the
+  // group's contacts on one body share its step, so that the body moves by about one step an
+  // increment (a face's contacts alike); contacts on bodies of their own take theirs whole,
+  // so that a group of many contacts far apart, within β of each other in a mass that lands
+  // at once, does not take |group| times the increments (the count per moving body is
+  // refreshed with each group, count_group()).
+  double sharing(std::size_t i) const {
+    std::uint32_t most = 1;
+    for (std::int32_t slot : body_slots_[i])
+      if (slot >= 0) most = std::max(most, group_on_body_[std::size_t(slot)]);
+    return double(most);
+  }
+  void count_group() {
+    for (std::size_t i : counted_) group_on_body_[i] = 0;
+    counted_.clear();
+    for (std::size_t i : group_)
+      for (std::int32_t slot : body_slots_[i])
+        if (slot >= 0) {
+          if (group_on_body_[std::size_t(slot)]++ == 0) counted_.push_back(std::size_t(slot));
+        }
+  }
+
   // The direction contact i releases along now, and n·K d along it.
   std::pair<Vec3, double> release_along(std::size_t i) const {
     if (sticking_[i].within_cone) return {sticking_[i].direction, sticking_n_K_d_[i]};
@@ -178,7 +201,7 @@ class Resolution {
   }
 
   // Seed 000 Algorithm 1 lines 8–21: the most negative weighted velocity and those within β
-  // of it move up together, each by its step shared among the group.
+  // of it move up together, each by its step shared among the group's contacts on its bodies.
   void compress() {
     const std::vector<double>& u = normal_;
     std::vector<Vec3>& impulses = impulses_;
@@ -199,9 +222,10 @@ class Resolution {
         if (u[i] >= -tolerance_ || contacts_[i].mass * u[i] > limit) continue;
         group_.push_back(i);
       }
+      count_group();
       for (std::size_t i : group_) {
         const Tracked& c = contacts_[i];
-        impulses.push_back(compression_impulse(frames_[i], std::min(-u[i], c.step / double(group_.size()))));
+        impulses.push_back(compression_impulse(frames_[i], std::min(-u[i], c.step / sharing(i))));
       }
       apply_group(impulses, 1, true);
     }
@@ -226,6 +250,7 @@ class Resolution {
       normal_impulse.clear();
       for (std::size_t i = 0; i < contacts_.size(); ++i)
         if (contacts_[i].stored > 0 && contacts_[i].stored >= limit) group_.push_back(i);
+      count_group();
       // The largest store outside the group: no member releases below it in one increment,
       // so the order of release follows the stores, not the size of the steps.
       double next = 0;
@@ -241,7 +266,7 @@ class Resolution {
         const ContactFrame& frame = frames_[i];
         const auto [d, n_K_d] = release_along(i);
         const double all = release_increment(frame.normal_velocity(), c.stored, n_K_d);
-        double share = c.step / (release_refinement * double(group_.size()));
+        double share = c.step / (release_refinement * sharing(i));
         if (next > 0) share = std::min(share, release_increment(frame.normal_velocity(), c.stored - next, n_K_d));
         impulses.push_back((share > 0 ? std::min(share, all) : all) / n_K_d * d);
         normal_impulse.push_back(frame.normal.dot(impulses.back()));
@@ -295,6 +320,8 @@ class Resolution {
   std::vector<double> normal_;  // u_n of every contact, kept current in compression
   std::vector<std::vector<std::uint32_t>> touching_;  // by moving body (its slot): its contacts
   std::vector<std::array<std::int32_t, 2>> body_slots_;  // by contact: A's and B's slots, −1 if static
+  std::vector<std::uint32_t> group_on_body_;  // by slot: members of the group on the body
+  std::vector<std::size_t> counted_;         // the slots counted for the present group
   std::vector<std::size_t> group_;
   // Scratch of compress(), release() and the group moves.
   std::vector<Vec3> impulses_, impulse_before_, before_;
