@@ -123,6 +123,19 @@ struct Schedule {
 
 constexpr int colour_limit = 64;  // colours a grain's mask holds
 
+// Moves points[k] to points[to[k]] for every k (`to` a permutation), in place, cycle by cycle.
+void move_to(std::vector<RestingPoint>& points, const std::vector<std::uint32_t>& to) {
+  std::vector<char> done(points.size(), false);
+  for (std::size_t start = 0; start < points.size(); ++start) {
+    if (done[start]) continue;
+    RestingPoint carried = points[start];
+    for (std::size_t k = start; !done[k]; k = to[k]) {
+      done[k] = true;
+      std::swap(carried, points[to[k]]);
+    }
+  }
+}
+
 // Greedy colouring in point order: each unit takes the lowest colour that none of its grains
 // has taken yet. `taken` (by body, all zero for this island's grains) is left marked.
 Schedule schedule(const std::vector<std::uint32_t>& island, const std::vector<RestingPoint>& points,
@@ -380,12 +393,26 @@ int rest(World& world, const std::vector<bool>& is_static, const RestingImpulses
     pass_limits.push_back(int(std::min<long long>(settings.max_passes, budget)));
   }
 
+  // The passes read the points in schedule order: moved there, island after island, they
+  // stream through the cache instead of jumping about it; they go back to their places for
+  // the books.
+  std::vector<std::uint32_t> place(points.size());
+  std::vector<char> warm_at_place(points.size(), false);
+  std::uint32_t next_place = 0;
+  for (Schedule& s : schedules)
+    for (std::uint32_t& k : s.points) {
+      place[k] = next_place;
+      warm_at_place[next_place] = warm_started[k];
+      k = next_place++;
+    }
+  move_to(points, place);
+
   std::vector<int> passes(islands.size(), 0);
   std::vector<int> moved(bodies.velocities.size(), -1);
   auto solve = [&](std::size_t i, bool parallel) {
     const Schedule& s = schedules[i];
     for (std::uint32_t k : s.points)
-      if (warm_started[k]) apply_measured(bodies, points[k], points[k].impulse(), relative_velocity(bodies.velocities, points[k]));
+      if (warm_at_place[k]) apply_measured(bodies, points[k], points[k].impulse(), relative_velocity(bodies.velocities, points[k]));
     const int held =
         passes_until_still(s, points, bodies.velocities, is_static, moved, settings, pass_limits[i], parallel,
                            Hold{bodies, settings.slack});
@@ -405,6 +432,10 @@ int rest(World& world, const std::vector<bool>& is_static, const RestingImpulses
 #pragma omp parallel for schedule(dynamic) if (islands.size() > 1 && points.size() >= smallest_parallel_loop)
   for (std::size_t i = 0; i < islands.size(); ++i)
     if (schedules[i].points.size() < shared_island) solve(i, false);
+
+  std::vector<std::uint32_t> back(points.size());
+  for (std::size_t k = 0; k < points.size(); ++k) back[place[k]] = std::uint32_t(k);
+  move_to(points, back);
 
   // The books, point by point in order.
   std::vector<RestingImpulses::Entry> applied;
