@@ -5,7 +5,9 @@
 // docs/tools.md "Threads") puts a thread to sleep and wakes it at each, which cost a 1000-grain
 // heap more on two threads than the work it shared (docs/benchmarks.md). Threads that arrive
 // within the spin pass on at once; a thread that waits longer sleeps on the futex, so that
-// runs sharing cores with other processes do not burn them.
+// runs sharing cores with other processes do not burn them. It counts the waits that ended
+// in sleep: when other processes hold the cores, most do, and the caller had better go on
+// with one thread (crowded()).
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -25,12 +27,22 @@ class TeamBarrier {
       phase_.notify_all();
       return;
     }
+    waits_.fetch_add(1, std::memory_order_relaxed);
     const auto give_up = std::chrono::steady_clock::now() + spin;
     for (int k = 1;; ++k) {
       if (phase_.load(std::memory_order_acquire) != phase) return;
       if (k % 64 == 0 && std::chrono::steady_clock::now() > give_up) break;
     }
+    sleeps_.fetch_add(1, std::memory_order_relaxed);
     while (phase_.load(std::memory_order_acquire) == phase) phase_.wait(phase, std::memory_order_acquire);
+  }
+
+  // Whether more than one wait in 16 (and more than 16 in all) ended in sleep: a thread a
+  // team waited for was off its core. On a machine of its own a heap's solve sleeps in about
+  // one wait in 1000.
+  bool crowded() const {
+    const auto sleeps = sleeps_.load(std::memory_order_relaxed);
+    return sleeps > 16 && 16 * sleeps > waits_.load(std::memory_order_relaxed);
   }
 
  private:
@@ -39,6 +51,7 @@ class TeamBarrier {
   const int threads_;
   std::atomic<int> arrived_{0};
   std::atomic<std::uint32_t> phase_{0};
+  std::atomic<std::uint64_t> waits_{0}, sleeps_{0};
 };
 
 }  // namespace scree::solver

@@ -1,7 +1,9 @@
 #include "solver/impulse/resting_contact.h"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
+#include <chrono>
 #include <cmath>
 #include <optional>
 
@@ -123,6 +125,11 @@ struct Schedule {
 
 constexpr int colour_limit = 64;  // colours a grain's mask holds
 
+// Until when (steady clock) big islands are not shared by threads, because a team found the
+// cores held by other processes (rest()). Process-wide, like the cores; a speed hint only.
+std::atomic<std::int64_t> crowded_until{0};
+constexpr std::chrono::seconds crowded_pause{2};
+
 // Moves points[k] to points[to[k]] for every k (`to` a permutation), in place, cycle by cycle.
 void move_to(std::vector<RestingPoint>& points, const std::vector<std::uint32_t>& to) {
   std::vector<char> done(points.size(), false);
@@ -221,7 +228,7 @@ struct Push {
 template <class Pass>
 int passes_until_still(const Schedule& s, std::vector<RestingPoint>& points, std::vector<RigidBody>& bodies,
                        const std::vector<bool>& is_static, std::vector<int>& moved, const RestingSettings& settings,
-                       int max_passes, bool parallel, const Pass& pass) {
+                       int max_passes, bool parallel, const Pass& pass, bool* crowded = nullptr) {
   const std::size_t colours = s.colour_start.size() - 1;
   for (std::uint32_t k : s.points) {
     moved[points[k].a] = moved[points[k].b] = -1;
@@ -319,6 +326,7 @@ int passes_until_still(const Schedule& s, std::vector<RestingPoint>& points, std
       if (settings.conjugate) each_colour([&](std::size_t u) { step_unit(u, beta); });
     }
   }
+  if (crowded && barrier) *crowded = *crowded || barrier->crowded();
   return passes;
 }
 
@@ -409,16 +417,17 @@ int rest(World& world, const std::vector<bool>& is_static, const RestingImpulses
 
   std::vector<int> passes(islands.size(), 0);
   std::vector<int> moved(bodies.velocities.size(), -1);
-  auto solve = [&](std::size_t i, bool parallel) {
+  auto solve = [&](std::size_t i, bool parallel, bool* crowded) {
     const Schedule& s = schedules[i];
     for (std::uint32_t k : s.points)
       if (warm_at_place[k]) apply_measured(bodies, points[k], points[k].impulse(), relative_velocity(bodies.velocities, points[k]));
     const int held =
         passes_until_still(s, points, bodies.velocities, is_static, moved, settings, pass_limits[i], parallel,
-                           Hold{bodies, settings.slack});
+                           Hold{bodies, settings.slack}, crowded);
     for (std::uint32_t k : s.points) points[k].touch -= points[k].normal_velocity(bodies.velocities);
     const int pushed =
-        passes_until_still(s, points, bodies.corrections, is_static, moved, settings, pass_limits[i], parallel, Push{bodies});
+        passes_until_still(s, points, bodies.corrections, is_static, moved, settings, pass_limits[i], parallel, Push{bodies},
+                           crowded);
     passes[i] = std::max(held, pushed);
   };
   // An island of this many points is solved by all threads at once, smaller ones side by side
@@ -427,11 +436,20 @@ int rest(World& world, const std::vector<bool>& is_static, const RestingImpulses
   // of ~2400 points among hundreds of small ones held the second thread idle until islands of
   // 1024 points were shared (resting solve on two threads 6.4 s -> 4.6 s, docs/benchmarks.md).
   constexpr std::size_t shared_island = 1024;
+  // When other processes hold the cores, a team's thread is often off its core at a barrier,
+  // and each colour then waits for the scheduler: the big islands go side by side with the
+  // small ones, one thread each, for a while (crowded_until; the same results either way).
+  const std::int64_t now = std::chrono::steady_clock::now().time_since_epoch().count();
+  const bool share = now >= crowded_until.load(std::memory_order_relaxed);
+  bool crowded = false;
   for (std::size_t i = 0; i < islands.size(); ++i)
-    if (schedules[i].points.size() >= shared_island) solve(i, true);
+    if (share && schedules[i].points.size() >= shared_island) solve(i, true, &crowded);
+  if (crowded)
+    crowded_until.store(now + std::chrono::duration_cast<std::chrono::steady_clock::duration>(crowded_pause).count(),
+                        std::memory_order_relaxed);
 #pragma omp parallel for schedule(dynamic) if (islands.size() > 1 && points.size() >= smallest_parallel_loop)
   for (std::size_t i = 0; i < islands.size(); ++i)
-    if (schedules[i].points.size() < shared_island) solve(i, false);
+    if (!share || schedules[i].points.size() < shared_island) solve(i, false, nullptr);
 
   std::vector<std::uint32_t> back(points.size());
   for (std::size_t k = 0; k < points.size(); ++k) back[place[k]] = std::uint32_t(k);

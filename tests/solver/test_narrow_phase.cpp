@@ -20,6 +20,22 @@ ShapeTemplate sphere_template(double radius, double voxel) {
   return geometry::template_from_avatar(levelset::make_avatar(shape, mass));
 }
 
+// Seed 004's superellipsoid A (elongated, blocky) with 2000 nodes at the given voxel size.
+ShapeTemplate shape_a(double voxel) {
+  levelset::Resolution resolution;
+  resolution.voxel_size = voxel;
+  formats::Shape shape = levelset::implicit_shape(levelset::make_superellipsoid({0.0058, 0.01, 0.0083}, 0.1, 0.5), resolution);
+  levelset::add_nodes(shape, 2000, levelset::NodeMethod::rays);
+  levelset::MassProperties mass;
+  return geometry::template_from_avatar(levelset::make_avatar(shape, mass));
+}
+
+double farthest_node(const ShapeTemplate& t) {
+  double radius = 0;
+  for (const auto& n : t.nodes()) radius = std::max(radius, double(n.norm()));
+  return radius;
+}
+
 // A at the origin; B of scale 2 (radius 0.2), turned, its centre 0.29 away along (1, 2, 2)/3:
 // the overlap is 0.01 deep, the deepest node of A lies on the line of centres.
 struct OverlappingSpheres {
@@ -78,14 +94,8 @@ TEST(NarrowPhase, CullingByTheOthersSphereKeepsEveryContact) {
 // world position gives: an elongated, blocky grain (seed 004's shape A) against another, at
 // random poses that overlap.
 TEST(NarrowPhase, ClusterCullingFindsWhatSamplingEveryNodeFinds) {
-  levelset::Resolution resolution;
-  resolution.voxel_size = 0.001;
-  formats::Shape shape = levelset::implicit_shape(levelset::make_superellipsoid({0.0058, 0.01, 0.0083}, 0.1, 0.5), resolution);
-  levelset::add_nodes(shape, 2000, levelset::NodeMethod::rays);
-  levelset::MassProperties mass;
-  const ShapeTemplate a = geometry::template_from_avatar(levelset::make_avatar(shape, mass));
-  double radius = 0;
-  for (const auto& n : a.nodes()) radius = std::max(radius, double(n.norm()));
+  const ShapeTemplate a = shape_a(0.001);
+  const double radius = farthest_node(a);
   std::mt19937_64 rng(5);
   std::uniform_real_distribution<double> unit(-1, 1);
   auto turn = [&] { return Eigen::Quaterniond(Eigen::Vector4d(unit(rng), unit(rng), unit(rng), unit(rng)).normalized()); };
@@ -120,14 +130,8 @@ TEST(NarrowPhase, ClusterCullingFindsWhatSamplingEveryNodeFinds) {
 // a voxel (reused many times over), and jumps of two voxels (listed afresh). Each of the three
 // ways is taken: clear of each other without a sample, the listed nodes only, afresh.
 TEST(NarrowPhase, NearNodesGiveTheFreshSearchesContacts) {
-  levelset::Resolution resolution;
-  resolution.voxel_size = 0.0005;
-  formats::Shape shape = levelset::implicit_shape(levelset::make_superellipsoid({0.0058, 0.01, 0.0083}, 0.1, 0.5), resolution);
-  levelset::add_nodes(shape, 2000, levelset::NodeMethod::rays);
-  levelset::MassProperties mass;
-  const ShapeTemplate a = geometry::template_from_avatar(levelset::make_avatar(shape, mass));
-  double radius = 0;
-  for (const auto& n : a.nodes()) radius = std::max(radius, double(n.norm()));
+  const ShapeTemplate a = shape_a(0.0005);
+  const double radius = farthest_node(a);
   std::mt19937_64 rng(17);
   std::uniform_real_distribution<double> unit(-1, 1);
   Pose p, q;

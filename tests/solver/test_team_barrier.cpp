@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 #include <omp.h>
 
+#include <chrono>
+#include <thread>
 #include <vector>
 
 #include "solver/team_barrier.h"
@@ -30,6 +32,21 @@ TEST(TeamBarrier, EveryThreadSeesWhatAllWroteBeforeIt) {
     }
     ASSERT_EQ(team, threads);
     EXPECT_EQ(mismatches, 0) << threads << " threads";
+  }
+}
+
+// A thread that comes a millisecond late to every barrier is what a thread off its core looks
+// like: the others sleep at most waits and the team reports itself crowded; a few sleeps
+// (16 or fewer) are not enough to say so.
+TEST(TeamBarrier, ATeamWaitingMostlyAsleepIsCrowded) {
+  for (int phases : {8, 200}) {
+    TeamBarrier barrier(2);
+#pragma omp parallel num_threads(2)
+    for (int phase = 0; phase < phases; ++phase) {
+      if (omp_get_thread_num() == 1) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      barrier.arrive_and_wait();
+    }
+    EXPECT_EQ(barrier.crowded(), phases > 16) << phases << " phases";
   }
 }
 

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# The settled heap's cost per step per grain at several sizes (issue 27): seed 004's
+# discharge (pipelines/discharge) run to rest at 250 and 1000 grains, and 4000 grains as four
+# 1000-grain heaps stacked in the same box and settled; then 0.05 s more of each from its
+# checkpoint on one and on two threads. Prints, per heap, wall time, steps, time per step
+# per grain, resting passes and peak RSS (docs/benchmarks.md, "The settled heap at 250,
+# 1000 and 4000 grains").
+#
+#   bench/heaps/run.sh [BUILD_DIR]      HEAPS="250 1000 4000" (default "250 1000"; 4000
+#                                       adds about 20 minutes of settling on two cores)
+set -euo pipefail
+build=$(cd "${1:-build}" && pwd)
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+work=$here/out
+heaps=${HEAPS:-250 1000}
+python=${PYTHON:-/usr/bin/python3}
+mkdir -p "$work"
+
+# A settled heap's checkpoint for N grains: the discharge to 1.4 s, or for 4000 four stacked
+# 1000-grain heaps settled for 0.5 s. The settling of the stack runs with restitution 0 and
+# group tolerance 0: the landing of the copies is not what is measured, and elastic
+# collisions of so large islands take the ETM far longer (docs/theory.md, the ETM's groups).
+checkpoint_of() {
+  local n=$1
+  if [[ $n != 4000 ]]; then
+    make --no-print-directory -C "$root/pipelines/discharge" SCREE_BIN="$build/bin" GRAINS="$n" WORK="$work" >&2
+    echo "$work/N$n/run/checkpoint.h5"
+    return
+  fi
+  local s=$work/S4000
+  if [[ ! -s $s/run/checkpoint.h5 ]]; then
+    checkpoint_of 1000 > /dev/null
+    mkdir -p "$s"
+    "$python" "$here/stack.py" "$work/N1000/run/checkpoint.h5" "$s/state.h5" 4 >&2
+    sed -e 's|duration: .*|duration: 0.5|' -e 's|restitution: [0-9.]*}|restitution: 0}|' \
+        -e 's|impulse: {boundary_iterations: \([0-9]*\)}|impulse: {boundary_iterations: \1, group_tolerance: 0}|' \
+        "$work/N1000/case.yaml" > "$s/settle.yaml"
+    rm -rf "$s/run"
+    (cd "$s" && "$build/bin/scree-solve" settle.yaml >&2)
+  fi
+  echo "$s/run/checkpoint.h5"
+}
+
+printf '%-6s %-8s %10s %6s %18s %7s %10s\n' grains threads wall_s steps ms_step_per_grain passes peak_MB
+for n in $heaps; do
+  checkpoint=$(checkpoint_of "$n")
+  start=$("$python" -c "import h5py; print(h5py.File('$checkpoint')['/'].attrs['time'])")
+  for threads in 1 2; do
+    out=$work/heap$n-$threads
+    rm -rf "$out" && mkdir -p "$out"
+    sed -e "s|^  directory: .*|  directory: $out|" -e "s|duration: .*|duration: $(awk -v t="$start" 'BEGIN { printf "%.6f", t + 0.05 }')|" \
+        -e "s|^initial_state: .*|initial_state: $(dirname "$checkpoint")/../state.h5|" "$work/N$( [[ $n == 4000 ]] && echo 1000 || echo "$n")/case.yaml" > "$out.yaml"
+    OMP_NUM_THREADS=$threads /usr/bin/time -f "%e %M" -o "$out.time" "$build/bin/scree-solve" "$out.yaml" --restart "$checkpoint" > /dev/null
+    read -r wall peak < "$out.time"
+    steps=$(( $(awk -F, 'END { print $1 }' "$out/log.csv") - $("$python" -c "import h5py; print(h5py.File('$checkpoint')['/'].attrs['step'])") ))
+    passes=$(awk -F, 'NR > 1 && $17 > m { m = $17 } END { print m }' "$out/log.csv")
+    printf '%-6s %-8s %10.2f %6d %18.4f %7d %10.1f\n' "$n" "$threads" "$wall" "$steps" \
+      "$(awk -v w="$wall" -v s="$steps" -v n="$n" 'BEGIN { print 1000 * w / s / n }')" "$passes" "$(awk -v k="$peak" 'BEGIN { print k / 1024 }')"
+  done
+done
