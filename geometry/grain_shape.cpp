@@ -34,6 +34,7 @@ GrainShape GrainShape::from_level_set(ShapeTemplate level_set, double volume, co
   // overestimates the spacing a little, which glues safely.
   area_per_node = 4 * std::numbers::pi * radius * radius / double(level_set.nodes().size());
   s.glue_distance = 2.5 * std::sqrt(area_per_node);
+  s.glued_nodes = nodes_within(level_set.nodes(), s.glue_distance);
   s.level_set = std::move(level_set);
   return s;
 }

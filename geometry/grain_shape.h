@@ -5,6 +5,7 @@
 
 #include <optional>
 
+#include "geometry/node_graph.h"
 #include "geometry/shape_template.h"
 
 namespace scree::geometry {
@@ -18,6 +19,7 @@ struct GrainShape {
   double bounding_radius = 0;         // about the centroid, m
   double smallest_half_extent = 0;    // half the thinnest width along a principal axis, m
   double glue_distance = 0;           // contact nodes closer than this form one contact, m
+  NodeGraph glued_nodes;              // the level set's nodes within the glue distance of each other
 
   static GrainShape sphere(double radius);
   // Extents and glue distance (2.5 node spacings) from the nodes.

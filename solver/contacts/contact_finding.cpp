@@ -170,7 +170,7 @@ class ContactFinder {
                    const std::vector<NodeContact>& nodes) {
     if (nodes.empty()) return;
     const double glue = shape(a).glue_distance * world_.scale[a];
-    for (const ContactPatch& p : glue_contacts(nodes, glue, default_glue_angle, margin(a))) {
+    for (const ContactPatch& p : glue_contacts(nodes, shape(a).glued_nodes, default_glue_angle, margin(a))) {
       std::int32_t patch_face = face;
       if (wall < 0) {
         patch_face = std::int32_t(batch.faces.size());

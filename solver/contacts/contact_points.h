@@ -1,8 +1,8 @@
 #pragma once
 // Contact points from contact nodes: seed 000 §3.3 glues "a group of adjacent contact points"
-// into one contact. scree glues the contact nodes of one pair of bodies that lie within
-// `glue_distance` of each other (chains of neighbours) and whose normals agree within
-// `max_angle`. A glued contact sits at the mean of its nodes weighted by depth, with their
+// into one contact. scree glues the contact nodes of one pair of bodies that lie within the
+// shape's glue distance of each other (chains of neighbours; the pairs are the shape's
+// `glued_nodes`, found once in the body frame) and whose normals agree within `max_angle`. A glued contact sits at the mean of its nodes weighted by depth, with their
 // weighted mean normal, so a flat face resting on a plane gives one contact at the face's
 // centroid: no spurious spin from the order in which nodes are met, and a face that touches
 // with one half only gets its contact off-centre and turns, as a rigid body must. The depth
@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "geometry/node_graph.h"
 #include "solver/contacts/narrow_phase.h"
 
 namespace scree::solver {
@@ -31,7 +32,9 @@ struct ContactPatch {
 // a face that touches to within round-off (depths ±1e-16) is then weighed evenly instead of by
 // the sign of its round-off, and a face that has only nodes within the margin still has a place.
 constexpr double default_glue_angle = 0.5235987755982988;  // 30°
-std::vector<ContactPatch> glue_contacts(const std::vector<NodeContact>& nodes, double glue_distance,
+// `glued_nodes` is the master's node graph (NodeContact::node indexes it); a node listed twice,
+// or beyond the graph, is refused (std::invalid_argument).
+std::vector<ContactPatch> glue_contacts(const std::vector<NodeContact>& nodes, const geometry::NodeGraph& glued_nodes,
                                         double max_angle = default_glue_angle, double margin = 0);
 
 }  // namespace scree::solver

@@ -1,12 +1,14 @@
 // Gluing contact nodes into contact patches: a flat face gives one contact at its centroid,
 // separate regions and disagreeing normals stay apart, and the result does not depend on
-// the order the nodes come in.
+// the order the nodes come in. The nodes' neighbours within the glue distance come from a
+// node graph of their points, as a shape's come from its template.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <random>
 
+#include "geometry/node_graph.h"
 #include "solver/contacts/contact_points.h"
 
 namespace scree::solver {
@@ -21,9 +23,25 @@ std::vector<NodeContact> face_nodes(double x0, double x1, std::uint32_t first, d
   return out;
 }
 
+// The node graph of the nodes' points within `glue`, indexed by node (nodes not listed lie far
+// apart).
+geometry::NodeGraph graph_of(const std::vector<NodeContact>& nodes, double glue) {
+  std::uint32_t count = 0;
+  for (const NodeContact& c : nodes) count = std::max(count, c.node + 1);
+  std::vector<Eigen::Vector3f> points(count);
+  for (std::uint32_t k = 0; k < count; ++k) points[k] = Eigen::Vector3f(1e3f * float(k + 10), 0, 0);
+  for (const NodeContact& c : nodes) points[c.node] = c.point.cast<float>();
+  return geometry::nodes_within(points, glue);
+}
+
+std::vector<ContactPatch> glue(const std::vector<NodeContact>& nodes, double distance,
+                               double max_angle = default_glue_angle) {
+  return glue_contacts(nodes, graph_of(nodes, distance), max_angle);
+}
+
 TEST(ContactPoints, FlatFaceIsOneContactAtItsCentroid) {
   auto nodes = face_nodes(0, 2, 0);
-  auto patches = glue_contacts(nodes, 0.15);
+  auto patches = glue(nodes, 0.15);
   ASSERT_EQ(patches.size(), 1u);
   EXPECT_LT((patches[0].point - Eigen::Vector3d(1, 0.5, 0)).norm(), 1e-12);
   EXPECT_LT((patches[0].normal - Eigen::Vector3d::UnitZ()).norm(), 1e-12);
@@ -41,7 +59,7 @@ TEST(ContactPoints, TiltedFaceContactLeansToTheDeepEdge) {
     sum_d += c.depth, sum_dx += c.depth * c.point.x(), sum_dd += c.depth * c.depth;
     deepest = std::max(deepest, c.depth);
   }
-  auto patches = glue_contacts(nodes, 0.15);
+  auto patches = glue(nodes, 0.15);
   ASSERT_EQ(patches.size(), 1u);
   EXPECT_NEAR(patches[0].point.x(), sum_dx / sum_d, 1e-12);
   EXPECT_GT(patches[0].point.x(), 1.1);
@@ -51,10 +69,10 @@ TEST(ContactPoints, TiltedFaceContactLeansToTheDeepEdge) {
 
 TEST(ContactPoints, SeparateRegionsAndEdgesStayApart) {
   // Two faces 0.5 apart: two patches, ordered by their first node.
-  auto nodes = face_nodes(1.5, 2, 100);
+  auto nodes = face_nodes(1.5, 2, 200);
   auto left = face_nodes(0, 1, 0);
   nodes.insert(nodes.end(), left.begin(), left.end());
-  auto patches = glue_contacts(nodes, 0.15);
+  auto patches = glue(nodes, 0.15);
   ASSERT_EQ(patches.size(), 2u);
   EXPECT_EQ(patches[0].first_node, 0u);
   EXPECT_NEAR(patches[0].point.x(), 0.5, 1e-12);
@@ -63,18 +81,18 @@ TEST(ContactPoints, SeparateRegionsAndEdgesStayApart) {
   auto edge = face_nodes(0, 1, 0);
   for (auto& c : edge)
     if (c.point.x() > 0.55) c.normal = Eigen::Vector3d::UnitX();
-  EXPECT_EQ(glue_contacts(edge, 0.15).size(), 2u);
-  EXPECT_EQ(glue_contacts(edge, 0.15, M_PI).size(), 1u);  // unless any angle is allowed
+  EXPECT_EQ(glue(edge, 0.15).size(), 2u);
+  EXPECT_EQ(glue(edge, 0.15, M_PI).size(), 1u);  // unless any angle is allowed
 }
 
 TEST(ContactPoints, OrderOfNodesDoesNotMatter) {
   auto nodes = face_nodes(0, 1, 0);
   auto more = face_nodes(1.5, 3, 200);
   nodes.insert(nodes.end(), more.begin(), more.end());
-  auto reference = glue_contacts(nodes, 0.15);
+  auto reference = glue(nodes, 0.15);
   std::mt19937 rng(9);
   std::shuffle(nodes.begin(), nodes.end(), rng);
-  auto shuffled = glue_contacts(nodes, 0.15);
+  auto shuffled = glue(nodes, 0.15);
   ASSERT_EQ(shuffled.size(), reference.size());
   for (std::size_t k = 0; k < reference.size(); ++k) {
     EXPECT_EQ(shuffled[k].first_node, reference[k].first_node);
@@ -82,19 +100,20 @@ TEST(ContactPoints, OrderOfNodesDoesNotMatter) {
   }
 }
 
-// Small sets are joined pair by pair, large ones by flood fill through cells: both give the
-// connected parts of "within the glue distance, normals within the angle", checked against a
-// plain search over all pairs on random clusters of 5 to 120 nodes.
+// The patches are the connected parts of "within the glue distance, normals within the
+// angle", checked against a plain search over all pairs on random clusters of 5 to 400 nodes
+// (points in float, as templates hold them, so that both see the same distances).
 TEST(ContactPoints, PatchesAreTheConnectedPartsForAnyNumberOfNodes) {
   std::mt19937 rng(21);
-  std::uniform_real_distribution<double> unit(-1, 1);
-  for (std::size_t n : {5u, 20u, 47u, 48u, 49u, 80u, 120u}) {
+  std::uniform_real_distribution<float> unit(-1, 1);
+  for (std::size_t n : {5u, 20u, 48u, 49u, 120u, 400u}) {
     std::vector<NodeContact> nodes;
     for (std::uint32_t i = 0; i < n; ++i) {
       const Eigen::Vector3d normal = (Eigen::Vector3d::UnitZ() + 0.6 * Eigen::Vector3d(unit(rng), unit(rng), 0)).normalized();
-      nodes.push_back({3 * i + 1, Eigen::Vector3d(unit(rng), unit(rng), 0.1 * unit(rng)), normal, 1e-3});
+      const Eigen::Vector3f point(unit(rng), unit(rng), 0.1f * unit(rng));
+      nodes.push_back({3 * i + 1, point.cast<double>(), normal, 1e-3});
     }
-    const double glue = 0.3, min_cos = std::cos(default_glue_angle);
+    const double distance = n > 100 ? 0.15 : 0.3, min_cos = std::cos(default_glue_angle);
     // The reference: each node's part, named by its smallest index, by search over all pairs.
     std::vector<std::uint32_t> part(n, std::uint32_t(n));
     for (std::uint32_t seed = 0; seed < n; ++seed) {
@@ -105,25 +124,42 @@ TEST(ContactPoints, PatchesAreTheConnectedPartsForAnyNumberOfNodes) {
         const std::uint32_t i = stack.back();
         stack.pop_back();
         for (std::uint32_t j = 0; j < n; ++j)
-          if (part[j] == n && (nodes[i].point - nodes[j].point).norm() <= glue && nodes[i].normal.dot(nodes[j].normal) >= min_cos)
+          if (part[j] == n && (nodes[i].point - nodes[j].point).squaredNorm() <= distance * distance &&
+              nodes[i].normal.dot(nodes[j].normal) >= min_cos)
             part[j] = seed, stack.push_back(j);
       }
     }
-    const std::vector<ContactPatch> patches = glue_contacts(nodes, glue);
-    std::size_t members = 0;
-    for (const ContactPatch& p : patches) {
-      members += p.members.size();
-      for (std::uint32_t m : p.members) EXPECT_EQ(part[m], part[p.members.front()]) << n << " nodes";
-    }
-    EXPECT_EQ(members, n);
-    std::vector<std::uint32_t> parts(part);
-    std::sort(parts.begin(), parts.end());
-    EXPECT_EQ(patches.size(), std::size_t(std::unique(parts.begin(), parts.end()) - parts.begin())) << n << " nodes";
-    if (n >= 20) {  // neither all apart nor all one: the partition is a real one
-      EXPECT_GT(patches.size(), 1u);
-      EXPECT_LT(patches.size(), n);
+    std::vector<NodeContact> shuffled = nodes;  // not in node order: glued as if they were
+    std::shuffle(shuffled.begin(), shuffled.end(), rng);
+    for (const std::vector<NodeContact>* listed : {&nodes, &shuffled}) {
+      const std::vector<ContactPatch> patches = glue(*listed, distance);
+      std::size_t members = 0;
+      for (const ContactPatch& p : patches) {
+        members += p.members.size();
+        auto part_of = [&](std::uint32_t m) { return part[((*listed)[m].node - 1) / 3]; };
+        for (std::uint32_t m : p.members) EXPECT_EQ(part_of(m), part_of(p.members.front())) << n << " nodes";
+      }
+      EXPECT_EQ(members, n);
+      std::vector<std::uint32_t> parts(part);
+      std::sort(parts.begin(), parts.end());
+      EXPECT_EQ(patches.size(), std::size_t(std::unique(parts.begin(), parts.end()) - parts.begin())) << n << " nodes";
+      if (n >= 20) {  // neither all apart nor all one: the partition is a real one
+        EXPECT_GT(patches.size(), 1u);
+        EXPECT_LT(patches.size(), n);
+      }
     }
   }
+}
+
+TEST(ContactPoints, ANodeListedTwiceOrBeyondTheShapeIsRefused) {
+  auto nodes = face_nodes(0, 1, 0);
+  const geometry::NodeGraph graph = graph_of(nodes, 0.15);
+  auto twice = nodes;
+  twice.push_back(nodes[3]);
+  EXPECT_THROW(glue_contacts(twice, graph), std::invalid_argument);
+  auto beyond = nodes;
+  beyond.push_back({std::uint32_t(graph.node_count()), Eigen::Vector3d::Zero(), Eigen::Vector3d::UnitZ(), 0});
+  EXPECT_THROW(glue_contacts(beyond, graph), std::invalid_argument);
 }
 
 }  // namespace
