@@ -86,6 +86,7 @@ Scheme read_scheme(Map m) {
     q.resting_tolerance = p.real_or("resting_tolerance", q.resting_tolerance, yaml::positive);
     q.resting_passes = int(p.integer_or("resting_passes", q.resting_passes, 1, INT_MAX));
     q.resting_passes_per_layer = int(p.integer_or("resting_passes_per_layer", q.resting_passes_per_layer, 1, INT_MAX));
+    q.resting_conjugate = p.boolean_or("resting_conjugate", q.resting_conjugate);
     p.finish();
   }
   m.finish();

@@ -54,6 +54,7 @@ struct ImpulseParameters {
   double resting_tolerance = 1e-4;
   int resting_passes = 300;
   int resting_passes_per_layer = 2;
+  bool resting_conjugate = true;  // passes along conjugate directions, or plain Gauss–Seidel
 
   bool operator==(const ImpulseParameters&) const = default;
 };

@@ -60,6 +60,7 @@ void emit_scheme(CaseEmitter& e, const Scheme& s) {
       e.real("resting_tolerance", s.impulse.resting_tolerance);
       e.integer("resting_passes", s.impulse.resting_passes);
       e.integer("resting_passes_per_layer", s.impulse.resting_passes_per_layer);
+      e.text("resting_conjugate", s.impulse.resting_conjugate ? "true" : "false");
       break;
   }
   e.out() << YAML::EndMap << YAML::EndMap;

@@ -37,7 +37,7 @@ struct ImpulseSettings {
   int resting_passes = 300;
   int resting_passes_per_layer = 2;
   // Passes accelerated along conjugate directions (the default), or plain projected
-  // Gauss–Seidel: for the comparison of bench/resting_study.cpp, not a case key.
+  // Gauss–Seidel (docs/validation.md, "Warm starting").
   bool resting_conjugate = true;
 };
 

@@ -130,16 +130,22 @@ constexpr int colour_limit = 64;  // colours a grain's mask holds
 std::atomic<std::int64_t> crowded_until{0};
 constexpr std::chrono::seconds crowded_pause{2};
 
-// Moves points[k] to points[to[k]] for every k (`to` a permutation), in place, cycle by cycle.
+// Moves points[k] to points[to[k]] for every k (`to` a permutation), in place, cycle by
+// cycle: each place is filled from where its point is, one copy a point.
 void move_to(std::vector<RestingPoint>& points, const std::vector<std::uint32_t>& to) {
+  std::vector<std::uint32_t> from(points.size());
+  for (std::size_t k = 0; k < points.size(); ++k) from[to[k]] = std::uint32_t(k);
   std::vector<char> done(points.size(), false);
   for (std::size_t start = 0; start < points.size(); ++start) {
     if (done[start]) continue;
-    RestingPoint carried = points[start];
-    for (std::size_t k = start; !done[k]; k = to[k]) {
+    const RestingPoint first = points[start];
+    std::size_t k = start;
+    for (; from[k] != start; k = from[k]) {
       done[k] = true;
-      std::swap(carried, points[to[k]]);
+      points[k] = points[from[k]];
     }
+    done[k] = true;
+    points[k] = first;
   }
 }
 
@@ -402,8 +408,8 @@ int rest(World& world, const std::vector<bool>& is_static, const RestingImpulses
   }
 
   // The passes read the points in schedule order: moved there, island after island, they
-  // stream through the cache instead of jumping about it; they go back to their places for
-  // the books.
+  // stream through the cache instead of jumping about it. They stay there; the books read
+  // them in their first order.
   std::vector<std::uint32_t> place(points.size());
   std::vector<char> warm_at_place(points.size(), false);
   std::uint32_t next_place = 0;
@@ -451,14 +457,11 @@ int rest(World& world, const std::vector<bool>& is_static, const RestingImpulses
   for (std::size_t i = 0; i < islands.size(); ++i)
     if (!share || schedules[i].points.size() < shared_island) solve(i, false, nullptr);
 
-  std::vector<std::uint32_t> back(points.size());
-  for (std::size_t k = 0; k < points.size(); ++k) back[place[k]] = std::uint32_t(k);
-  move_to(points, back);
-
-  // The books, point by point in order.
+  // The books, point by point in their first order.
   std::vector<RestingImpulses::Entry> applied;
   applied.reserve(points.size());
-  for (const RestingPoint& p : points) {
+  for (std::uint32_t at : place) {
+    const RestingPoint& p = points[at];
     world.energy.resting -= p.normal_work;
     world.energy.friction -= p.friction_work;
     if (p.wall >= 0) {

@@ -96,7 +96,8 @@ struct RestingSettings {
 //
 // `step_impulses` holds what each point has applied over the earlier sweeps of this step: a
 // point found there starts from it (so a later sweep may take some back); a point met for the
-// first time in this step starts from β × its impulse in `last_step`. Returns the most passes
+// first time in this step starts from β × its impulse in `last_step`. `points` are left in
+// the order they were solved (island by island, colour by colour). Returns the most passes
 // an island took.
 int rest(World& world, const std::vector<bool>& is_static, const RestingImpulses& last_step,
          RestingImpulses& step_impulses, std::vector<RestingPoint>& points, RestingBodies& bodies,

@@ -67,6 +67,7 @@ TEST(Case, ReferenceExampleParsesCompletely) {
   EXPECT_EQ(c.scheme.impulse.resting_tolerance, 1e-4);
   EXPECT_EQ(c.scheme.impulse.resting_passes, 300);
   EXPECT_EQ(c.scheme.impulse.resting_passes_per_layer, 2);
+  EXPECT_TRUE(c.scheme.impulse.resting_conjugate);
   EXPECT_EQ(c.gravity, (Vec3{0, 0, -9.81}));
   EXPECT_EQ(c.global_damping, 0.5);
   EXPECT_EQ(c.seed, 42u);
@@ -366,6 +367,7 @@ TEST(CaseWriter, NumbersRoundTripBitExact) {
   a.scheme.impulse.resting_tolerance = 1e-5 / 3;
   a.scheme.impulse.resting_passes = 77;
   a.scheme.impulse.resting_passes_per_layer = 5;
+  a.scheme.impulse.resting_conjugate = false;
   a.seed = 9007199254740993ull;
   write_case(dir / "out.yaml", a);
   Case b = read_case(dir / "out.yaml");
