@@ -24,5 +24,7 @@ rm -rf "$work/N$grains/run"
 make --no-print-directory -C pipelines/discharge SCREE_BIN="$(cd "$build" && pwd)/bin" GRAINS="$grains" WORK="$work"
 echo "== settled heaps: cost per step per grain at 250 and 1000 grains (bench/heaps/run.sh; HEAPS=\"250 1000 4000\" adds 4000)"
 bash bench/heaps/run.sh "$build"
+echo "== the warm-start study on the settled 1000-grain heap (bench/heaps/warm_start.sh)"
+bash bench/heaps/warm_start.sh "$build"
 echo "== shared cores: three one-boulder runs side by side (bench/shared_cores/run.sh)"
 BUILD_DIR="$(cd "$build" && pwd)" bash bench/shared_cores/run.sh
