@@ -89,6 +89,31 @@ TEST(Solve, WallImpulseCarriesTheWeightOfARestingStack) {
   EXPECT_LT(last[log.column("kinetic")], 1e-12 * weight);
 }
 
+// scheme.impulse.resting_conjugate: false runs plain Gauss–Seidel passes, which the log's
+// passes column shows on a column of ten balls set down touching (the conjugate directions
+// take fewer, docs/validation.md "Warm starting"); both carry its weight.
+TEST(Solve, RestingConjugateFalseRunsPlainGaussSeidel) {
+  constexpr int balls = 10;
+  const double weight = balls * 7850 * 4.0 / 3.0 * M_PI * 0.05 * 0.05 * 0.05 * 9.81;
+  std::vector<formats::Vec3> column;
+  for (int k = 0; k < balls; ++k) column.push_back({0, 0, 0.05 + 0.1 * k});
+  double passes[2];
+  for (bool conjugate : {true, false}) {
+    TempDir dir;
+    prepare(dir, "sphere_bounce", column, "  type: impulse",
+            conjugate ? "  type: impulse" : "  type: impulse\n  impulse: {resting_conjugate: false}");
+    const auto run = testing::run_tool(dir, "scree-solve", (dir / "case.yaml").string());
+    ASSERT_EQ(run.status, 0) << run.err;
+    const formats::CsvTable log = formats::read_csv_log(dir / "out" / "log.csv");
+    passes[conjugate] = 0;
+    for (const auto& row : log.rows) passes[conjugate] += row[log.column("passes")];
+    const std::size_t z = log.column("impulse_floor_z"), t = log.column("time");
+    const auto &first = log.rows[log.rows.size() / 2], &last = log.rows.back();
+    EXPECT_NEAR((last[z] - first[z]) / (last[t] - first[t]), -weight, 1e-3 * weight) << conjugate;
+  }
+  EXPECT_GT(passes[false], passes[true]);  // 856 against 803 over the logged steps
+}
+
 struct BadRun {
   const char* name;
   std::vector<formats::Vec3> grains;
