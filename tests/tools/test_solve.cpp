@@ -71,6 +71,24 @@ TEST(Solve, AutomaticStepKeepsTheCourantLimitAndLandsOnFrames) {
   EXPECT_NEAR(height_after_first_bounce(log), bounce_height, 0.01 * 0.25 * 0.45);
 }
 
+// A ball at rest on the floor, far below the Courant limit: automatic steps are the largest
+// allowed wherever it divides the output intervals, 4 to a 1 ms log interval, 800 in 0.2 s
+// (round-off in the output times once split the last step of most intervals: 992).
+TEST(Solve, AutomaticStepAtTheLimitTakesNoStepMoreThanTheIntervalsNeed) {
+  TempDir dir;
+  prepare(dir, "sphere_bounce", {{0, 0, 0.05}}, "  step: 1.0e-4\n  duration: 0.8",
+          "  step: auto\n  max_step: 2.5e-4\n  duration: 0.2");
+  const auto run = testing::run_tool(dir, "scree-solve", (dir / "case.yaml").string());
+  ASSERT_EQ(run.status, 0) << run.err;
+  EXPECT_EQ(formats::read_state(dir / "out" / "checkpoint.h5").step, 800);
+  const formats::CsvTable log = formats::read_csv_log(dir / "out" / "log.csv");
+  ASSERT_EQ(log.rows.size(), 201u);
+  for (std::size_t k = 0; k < log.rows.size(); ++k) {
+    EXPECT_EQ(log.rows[k][log.column("step")], 4.0 * double(k));
+    EXPECT_NEAR(log.rows[k][log.column("time")], 1e-3 * double(k), 1e-12);
+  }
+}
+
 // A stack of three balls and one ball beside it rest on the floor: the floor's impulse column
 // grows by the weight of all four every second, and energy stays put.
 TEST(Solve, WallImpulseCarriesTheWeightOfARestingStack) {
