@@ -140,8 +140,15 @@ void solve_by_impulses(World& world, const StepSettings& settings, std::vector<R
         if (!struck[face_of_point[k]]) resting[kept++] = resting[k];
       resting.erase(resting.begin() + std::ptrdiff_t(kept), resting.end());
     }
+    // A later sweep starts from what the earlier ones applied: the load has travelled along
+    // the island's depth already, and what is left to carry is what the collisions and the
+    // bodies' new places changed. Half the budget does that (docs/benchmarks.md, the sixth
+    // pass: the settled 1000-grain heap 14 % faster with the same floor load; whole runs of
+    // 200 and 1000 grains 4-13 % faster and as still at the end).
+    RestingSettings this_sweep = resting_settings;
+    if (sweep > 0) this_sweep.passes_per_layer = (resting_settings.passes_per_layer + 1) / 2;
     report.passes = std::max(report.passes, rest(world, is_static, world.resting_impulses, step_impulses, resting,
-                                                 resting_bodies, resting_settings, report));
+                                                 resting_bodies, this_sweep, report));
     for (std::size_t i = 0; i < n; ++i) {
       world.bodies[i].velocity = posed[i].velocity;
       world.bodies[i].angular_velocity = posed[i].angular_velocity;

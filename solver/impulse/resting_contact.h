@@ -63,7 +63,8 @@ struct RestingSettings {
   double slack = 0;        // m/s: a gap this speed closes within the step counts as touching
   int max_passes = 1000;   // a guard: passes that still change more stop here
   bool conjugate = true;   // passes accelerated along conjugate directions (NNCG), or plain PGS
-  // An island L contacts deep stops after passes_per_layer × (L + 10) passes, if sooner: what
+  // An island L contacts deep stops after passes_per_layer × (L + 10) passes, if sooner (a
+  // step's later sweeps pass half the case's value, solve_by_impulses): what
   // carries a step's load along its depth; the rest a heap's passes change is load traded
   // inside it, which no observable shows (docs/theory.md, "The resting solve").
   int passes_per_layer = 1000;
