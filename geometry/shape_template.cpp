@@ -73,10 +73,12 @@ bool ShapeTemplate::cell_at_index(const Eigen::Vector3d& p, std::array<float, 8>
   return true;
 }
 
-double ShapeTemplate::value(const Eigen::Vector3d& body) const {
+double ShapeTemplate::value(const Eigen::Vector3d& body) const { return value_at_index(index_of(body)); }
+
+double ShapeTemplate::value_at_index(const Eigen::Vector3d& index) const {
   std::array<float, 8> v;
   Eigen::Vector3d t;
-  if (!cell(body, v, t)) return background_;
+  if (!cell_at_index(index, v, t)) return background_;
   return trilinear(v, t);
 }
 

@@ -36,6 +36,9 @@ class ShapeTemplate {
 
   // Trilinear φ at a body-frame point; the background (outside) beyond the box.
   double value(const Eigen::Vector3d& body) const;
+  // The same at a point already in index space (index_of): for callers that fold the map
+  // from body to index into a transform of their own, one product a point fewer.
+  double value_at_index(const Eigen::Vector3d& index) const;
   // Whether value() may fall below `below` anywhere within `radius` (body frame) of a point:
   // false only where it provably does not, so that culling with it is exact. Two proofs: the
   // value at the point less `lipschitz()` × radius (one look-up, any radius), and, for a
@@ -50,6 +53,7 @@ class ShapeTemplate {
 
   const std::array<int, 3>& dims() const { return dims_; }
   Eigen::Vector3d index_of(const Eigen::Vector3d& body) const { return body_to_index_ * body + index_offset_; }
+  const Eigen::Matrix3d& body_to_index() const { return body_to_index_; }
   const std::vector<Eigen::Vector3f>& nodes() const { return nodes_; }
   const std::vector<NodeCluster>& node_clusters() const { return clusters_; }
   const std::vector<std::uint32_t>& clustered_nodes() const { return clustered_nodes_; }  // node indices

@@ -34,6 +34,9 @@ class NodeSampler {
     to_other_scale_ = master_pose.scale / other_pose.scale;
     to_other_ = (other_pose.orientation.conjugate() * master_pose.orientation).toRotationMatrix() * to_other_scale_;
     offset_ = other_pose.orientation.conjugate() * (master_pose.position - other_pose.position) / other_pose.scale;
+    // And on into the other's index space, for the samples that need φ only.
+    to_index_ = other.body_to_index() * to_other_;
+    index_offset_ = other.index_of(offset_);
     other_margin_ = margin / other_pose.scale;  // φ_posed = s φ(y)
   }
 
@@ -49,7 +52,7 @@ class NodeSampler {
   // Whether node i lies within the other's bounding sphere, grown by the margin.
   bool within(std::uint32_t i) const { return (nodes_[i] - centre_).squaredNorm() <= reach2_; }
   // φ of the other at node i, in the other's template units.
-  double value_at(std::uint32_t i) const { return other_.value(to_other_ * nodes_[i].cast<double>() + offset_); }
+  double value_at(std::uint32_t i) const { return other_.value_at_index(to_index_ * nodes_[i].cast<double>() + index_offset_); }
   // Node i, whose φ is `value`, as a contact if it lies below the margin.
   void add_if_below(std::uint32_t i, double value, std::vector<NodeContact>& contacts) const {
     if (value >= other_margin_) return;
@@ -76,8 +79,8 @@ class NodeSampler {
   bool bounded_ = false;
   float reach2_ = 0;
   double to_other_scale_ = 1;
-  Eigen::Matrix3d to_other_;
-  Eigen::Vector3d offset_;
+  Eigen::Matrix3d to_other_, to_index_;
+  Eigen::Vector3d offset_, index_offset_;
   double other_margin_ = 0;
 };
 
