@@ -130,18 +130,18 @@ double time_round_off(const formats::TimeSettings& t) { return t.automatic_step 
 
 // The case's step, or the Courant step shortened to land on the next output time without
 // leaving a sliver of a step before it. What is left counts as one step when it exceeds the
-// step by round-off only (time_round_off): the output times are sums of
-// intervals, a hair off their multiples, and the test without it split the last step of
-// nearly every interval in two (a settled heap at the 2 ms limit took 6 steps to a 10 ms
-// log interval instead of 5, docs/benchmarks.md).
-double next_time_step(const Simulation& sim, double round_off) {
+// step by round-off only (time_round_off): the output times are sums of intervals, a hair
+// off their multiples, and an exact comparison split the last step of nearly every interval
+// in two (a settled heap at the 2 ms limit took 6 steps to a 10 ms log interval instead of
+// 5, docs/benchmarks.md).
+double next_time_step(const Simulation& sim) {
   const formats::TimeSettings& t = sim.setup.time;
   if (!t.automatic_step) return t.step;
   const double step = courant_time_step(sim.world, sim.settings.gravity, t.courant_limit, t.step);
   double next_output = std::min({sim.next_log_time, sim.next_frame_time, t.duration});
   if (sim.setup.output.checkpoint_interval) next_output = std::min(next_output, sim.next_checkpoint_time);
   const double left = next_output - sim.world.time;
-  if (left <= step + round_off) return left;
+  if (left <= step + time_round_off(t)) return left;
   return left < 2 * step ? 0.5 * left : step;
 }
 
@@ -323,7 +323,7 @@ void advance_quietly(Simulation& sim, const std::function<void(double, double)>&
   sim.next_log_time = sim.next_frame_time = sim.next_checkpoint_time = duration;  // no output before the end
   const double half = time_round_off(sim.setup.time);
   while (sim.world.time < duration - half) {
-    sim.settings.time_step = next_time_step(sim, half);
+    sim.settings.time_step = next_time_step(sim);
     advance(sim.world, sim.settings);
     if (progress) progress(sim.world.time, duration);
   }
@@ -373,7 +373,7 @@ bool run_simulation(Simulation& sim, bool restarting, const std::function<void(d
   };
   if (!restarting) outputs();
   while (w.time < c.time.duration - half) {
-    sim.settings.time_step = next_time_step(sim, half);
+    sim.settings.time_step = next_time_step(sim);
     report = advance(w, sim.settings);
     for (std::size_t k = 0; k < sim.wall_impulse.size(); ++k) sim.wall_impulse[k] += report.wall_impulse[k];
     outputs();
