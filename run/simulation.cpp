@@ -72,6 +72,7 @@ void restore_contact_cache(World& w, const formats::ContactCache& cache, const s
     return it->second;
   };
   std::vector<RestingImpulses::Entry> restored;
+  restored.reserve(cache.size());
   for (std::size_t k = 0; k < cache.size(); ++k) {
     RestingKey key{grain(cache.body_a[k]), 0, 0, cache.node[k]};
     if (cache.body_b[k] >= formats::first_wall_id) {

@@ -30,13 +30,12 @@ class RestingImpulses {
   // Entries in any order; of equal keys the last one given is kept.
   explicit RestingImpulses(std::vector<Entry> entries) : entries_(std::move(entries)) {
     std::stable_sort(entries_.begin(), entries_.end(), [](const Entry& x, const Entry& y) { return x.first < y.first; });
-    std::vector<Entry> kept;
-    kept.reserve(entries_.size());
-    for (Entry& e : entries_) {
-      if (!kept.empty() && kept.back().first == e.first) kept.back() = e;
-      else kept.push_back(e);
+    std::size_t kept = 0;
+    for (const Entry& e : entries_) {
+      if (kept > 0 && entries_[kept - 1].first == e.first) entries_[kept - 1] = e;
+      else entries_[kept++] = e;
     }
-    entries_ = std::move(kept);
+    entries_.resize(kept);
   }
 
   const Vec3* find(const RestingKey& key) const {
@@ -44,18 +43,30 @@ class RestingImpulses {
                                      [](const Entry& e, const RestingKey& k) { return e.first < k; });
     return it != entries_.end() && it->first == key ? &it->second : nullptr;
   }
-  // These entries, with those of `newer` replacing any of the same key.
-  RestingImpulses updated_by(const RestingImpulses& newer) const {
-    RestingImpulses merged;
-    merged.entries_.reserve(entries_.size() + newer.entries_.size());
+  // Takes in the entries of `newer`, which replace any of the same key. The merge is made in
+  // an array of exactly its size: a settled heap's step holds three of these at once (the last
+  // step's, this step's and the sweep's), and they are its biggest arrays after the points.
+  void update(RestingImpulses newer) {
+    if (entries_.empty()) {
+      entries_ = std::move(newer.entries_);
+      return;
+    }
+    std::size_t size = entries_.size() + newer.size();
+    for (auto older = entries_.begin(), e = newer.entries_.begin(); older != entries_.end() && e != newer.entries_.end();) {
+      if (older->first < e->first) ++older;
+      else if (e->first < older->first) ++e;
+      else --size, ++older, ++e;
+    }
+    std::vector<Entry> merged;
+    merged.reserve(size);
     auto older = entries_.begin();
     for (const Entry& e : newer.entries_) {
-      for (; older != entries_.end() && older->first < e.first; ++older) merged.entries_.push_back(*older);
+      for (; older != entries_.end() && older->first < e.first; ++older) merged.push_back(*older);
       if (older != entries_.end() && older->first == e.first) ++older;
-      merged.entries_.push_back(e);
+      merged.push_back(e);
     }
-    merged.entries_.insert(merged.entries_.end(), older, entries_.end());
-    return merged;
+    merged.insert(merged.end(), older, entries_.end());
+    entries_ = std::move(merged);
   }
 
   auto begin() const { return entries_.begin(); }

@@ -18,50 +18,41 @@ namespace scree::solver {
 namespace {
 
 Vec3 relative_velocity(const std::vector<RigidBody>& bodies, const RestingPoint& p) {
-  return bodies[p.a].velocity_at(p.r_a) - bodies[p.b].velocity_at(p.r_b);
+  return bodies[p.a()].velocity_at(p.r_a) - bodies[p.b()].velocity_at(p.r_b);
 }
 
 // P on A and −P on B; a static B is left unwritten (islands solved side by side share it).
 void apply(std::vector<RigidBody>& bodies, const std::vector<Mat3>& inverse_inertia, const RestingPoint& p,
            const Vec3& impulse) {
-  RigidBody& a = bodies[p.a];
+  RigidBody& a = bodies[p.a()];
   a.velocity += a.inverse_mass * impulse;
-  a.angular_velocity += inverse_inertia[p.a] * p.r_a.cross(impulse);
-  RigidBody& b = bodies[p.b];
+  a.angular_velocity += inverse_inertia[p.a()] * p.r_a.cross(impulse);
+  RigidBody& b = bodies[p.b()];
   if (b.is_static()) return;
   b.velocity -= b.inverse_mass * impulse;
-  b.angular_velocity -= inverse_inertia[p.b] * p.r_b.cross(impulse);
+  b.angular_velocity -= inverse_inertia[p.b()] * p.r_b.cross(impulse);
 }
 
-// Applies P to the velocities, with the work of its normal and tangential parts on the
-// relative motion, ½ (u_before + u_after)·P split along n (their sum is the change of kinetic
-// energy).
-void apply_measured(RestingBodies& bodies, RestingPoint& p, const Vec3& impulse, const Vec3& velocity_before) {
-  apply(bodies.velocities, bodies.inverse_inertia, p, impulse);
-  const Vec3 mean = velocity_before + 0.5 * (p.K * impulse);
-  const double mean_n = p.normal.dot(mean), p_n = p.normal.dot(impulse);
-  p.normal_work += mean_n * p_n;
-  p.friction_work += mean.dot(impulse) - mean_n * p_n;
-}
-
-// Two unit tangents across a unit normal, as the columns of T.
-Eigen::Matrix<double, 3, 2> tangent_plane(const Vec3& normal) {
-  const Vec3 t1 = normal.unitOrthogonal();
-  Eigen::Matrix<double, 3, 2> tangents;
-  tangents << t1, normal.cross(t1);
-  return tangents;
+// Applies the local impulse P to the velocities, with the work of its normal and tangential
+// parts on the relative motion, ½ (u_before + u_after)·P split along n (their sum is the
+// change of kinetic energy); u_before local too.
+void apply_measured(RestingBodies& bodies, RestingPoint& p, const ContactFrame& frame, const Vec3& impulse,
+                    const Vec3& velocity_before) {
+  apply(bodies.velocities, bodies.inverse_inertia, p, frame.to_world(impulse));
+  const Vec3 mean = velocity_before + 0.5 * p.K_times(impulse);
+  p.normal_work += mean.x() * impulse.x();
+  p.friction_work += mean.y() * impulse.y() + mean.z() * impulse.z();
 }
 
 // The friction impulse F, |F| ≤ cap, that leaves the least kinetic energy in the relative
-// tangential motion, given the slip u_t its present one leaves: F = −(A + λ)⁻¹ (u_t − A F₀),
-// A = K's tangential block, F₀ the present impulse, λ ≥ 0 such that |F| = cap (Moré and
+// tangential motion, given the slip u_t its present one F₀ leaves (local, tangential parts):
+// F = −(A + λ)⁻¹ (u_t − A F₀), A = K's tangential block, λ ≥ 0 such that |F| = cap (Moré and
 // Sorensen's trust-region step in two dimensions, by Newton's method on 1/|F(λ)| − 1/cap).
-// The slip it leaves, u_t + A (F − F₀) = −λ F, opposes F: Coulomb's sliding friction.
-Vec3 sliding_friction(const RestingPoint& p, const Vec3& slip, double cap) {
-  if (cap <= 0) return Vec3::Zero();
-  const Eigen::Matrix<double, 3, 2> tangents = tangent_plane(p.normal);
-  const Eigen::Matrix2d A = tangents.transpose() * p.K * tangents;
-  const Eigen::Vector2d b = tangents.transpose() * slip - A * (tangents.transpose() * p.friction_impulse);
+// The slip it leaves, u_t + A (F − F₀), = −λ F, opposes F: Coulomb's sliding friction.
+Eigen::Vector2d sliding_friction(const Eigen::Matrix2d& A, const Eigen::Vector2d& present, const Eigen::Vector2d& slip,
+                                 double cap) {
+  if (cap <= 0) return Eigen::Vector2d::Zero();
+  const Eigen::Vector2d b = slip - A * present;
   const Eigen::SelfAdjointEigenSolver<Eigen::Matrix2d> eigen(A);
   const Eigen::Vector2d a = eigen.eigenvalues(), c = eigen.eigenvectors().transpose() * b;
   double lambda = 0;
@@ -74,8 +65,7 @@ Vec3 sliding_friction(const RestingPoint& p, const Vec3& slip, double cap) {
     if (std::abs(step) <= 1e-12 * (a[0] + lambda)) break;
   }
   const Eigen::Vector2d f = -(eigen.eigenvectors() * Eigen::Vector2d(c[0] / (a[0] + lambda), c[1] / (a[1] + lambda)));
-  const Vec3 friction = tangents * f;
-  return friction * std::min(1.0, cap / friction.norm());  // round-off
+  return f * std::min(1.0, cap / f.norm());  // round-off
 }
 
 // One velocity pass at a point: the normal impulse that stops the approach beyond touching,
@@ -84,28 +74,44 @@ Vec3 sliding_friction(const RestingPoint& p, const Vec3& slip, double cap) {
 // slip alone cycles where K couples them, docs/theory.md "The resting solve"), else the
 // sliding friction of that size. Both go on as one impulse.
 void hold(RestingBodies& bodies, RestingPoint& p, double slack) {
-  const Vec3& n = p.normal;
-  const Vec3 u = relative_velocity(bodies.velocities, p);
+  const ContactFrame frame = p.frame();
+  const Vec3 u = frame.to_local(relative_velocity(bodies.velocities, p));
   const double target = std::min(p.touch + slack, 0.0);
-  const double normal = std::max(0.0, p.normal_impulse + (target - n.dot(u)) / p.n_K_n);
-  Vec3 impulse = (normal - p.normal_impulse) * n;
-  p.normal_impulse = normal;
-  const Vec3 after_normal = u + p.K * impulse;
-  const Vec3 slip = after_normal - n.dot(after_normal) * n;
+  const double normal = std::max(0.0, p.held.x() + (target - u.x()) / p.k_nn);
+  Vec3 impulse(normal - p.held.x(), 0, 0);
+  p.held.x() = normal;
+  const Eigen::Vector2d slip(u.y() + p.k_n1 * impulse.x(), u.z() + p.k_n2 * impulse.x());
   if (slip.squaredNorm() > 0) {
-    const double cap = p.friction * p.normal_impulse;
-    Vec3 friction = p.friction_impulse - p.stick * slip;
-    if (friction.norm() > cap) friction = sliding_friction(p, slip, cap);
-    impulse += friction - p.friction_impulse;
-    p.friction_impulse = friction;
+    const double cap = p.friction * normal;
+    const Eigen::Vector2d present(p.held.y(), p.held.z());
+    const double inverse_det = 1 / (p.k_11 * p.k_22 - p.k_12 * p.k_12);  // A⁻¹ = [k_22 −k_12; −k_12 k_11] / det
+    Eigen::Vector2d friction(present.x() - (p.k_22 * slip.x() - p.k_12 * slip.y()) * inverse_det,
+                             present.y() - (p.k_11 * slip.y() - p.k_12 * slip.x()) * inverse_det);
+    if (friction.squaredNorm() > cap * cap) {
+      Eigen::Matrix2d A;
+      A << p.k_11, p.k_12, p.k_12, p.k_22;
+      friction = sliding_friction(A, present, slip, cap);
+    }
+    impulse.y() = friction.x() - present.x();
+    impulse.z() = friction.y() - present.y();
+    p.held.y() = friction.x();
+    p.held.z() = friction.y();
   }
-  if (impulse != Vec3::Zero()) apply_measured(bodies, p, impulse, u);
+  if (impulse != Vec3::Zero()) apply_measured(bodies, p, frame, impulse, u);
+}
+
+// A world impulse as a point's local held impulse, its normal part not below 0 (the normal
+// may have turned since the impulse was applied).
+Vec3 held_from(const ContactFrame& frame, const Vec3& impulse) {
+  Vec3 held = frame.to_local(impulse);
+  held.x() = std::max(0.0, held.x());
+  return held;
 }
 
 // One correction pass at a point: what pushes it out to touching by the step's end.
 void push(RestingBodies& bodies, RestingPoint& p) {
   const double normal_velocity = p.normal_velocity(bodies.corrections);
-  const double impulse = std::max(0.0, p.push_impulse + (p.touch - normal_velocity) / p.n_K_n);
+  const double impulse = std::max(0.0, p.push_impulse + (p.touch - normal_velocity) / p.k_nn);
   const double change = impulse - p.push_impulse;
   if (change == 0) return;
   apply(bodies.corrections, bodies.inverse_inertia, p, change * p.normal);
@@ -157,13 +163,13 @@ Schedule schedule(const std::vector<std::uint32_t>& island, const std::vector<Re
   std::vector<std::uint32_t> per_colour(colour_limit + 1, 0);
   for (std::size_t k = 0; k < island.size(); ++k) {
     const RestingPoint& p = points[island[k]];
-    if (k > 0 && points[island[k - 1]].a == p.a && points[island[k - 1]].b == p.b) continue;
-    const bool b_moves = !is_static[p.b];
-    const std::uint64_t used = taken[p.a] | (b_moves ? taken[p.b] : 0);
+    if (k > 0 && points[island[k - 1]].a() == p.a() && points[island[k - 1]].b() == p.b()) continue;
+    const bool b_moves = !is_static[p.b()];
+    const std::uint64_t used = taken[p.a()] | (b_moves ? taken[p.b()] : 0);
     const int colour = used == ~std::uint64_t(0) ? colour_limit : std::countr_one(used);
     if (colour < colour_limit) {
-      taken[p.a] |= std::uint64_t(1) << colour;
-      if (b_moves) taken[p.b] |= std::uint64_t(1) << colour;
+      taken[p.a()] |= std::uint64_t(1) << colour;
+      if (b_moves) taken[p.b()] |= std::uint64_t(1) << colour;
     }
     unit_begin.push_back(std::uint32_t(k));
     unit_colour.push_back(std::uint32_t(colour));
@@ -190,26 +196,25 @@ Schedule schedule(const std::vector<std::uint32_t>& island, const std::vector<Re
 }
 
 // What the passes solve: the velocities (hold) or the corrections (push). Each solves a point,
-// reads its accumulated impulse and moves it (with the bodies) by a given impulse.
+// reads its accumulated impulse and moves it (with the bodies) by a given impulse, both local.
 struct Hold {
   RestingBodies& bodies;
   double slack;
   void solve(RestingPoint& p) const { hold(bodies, p, slack); }
-  Vec3 impulse(const RestingPoint& p) const { return p.impulse(); }
+  Vec3 impulse(const RestingPoint& p) const { return p.held; }
   void shift(RestingPoint& p, const Vec3& by) const {
-    const double by_n = p.normal.dot(by);
-    p.normal_impulse += by_n;
-    p.friction_impulse += by - by_n * p.normal;
-    apply_measured(bodies, p, by, relative_velocity(bodies.velocities, p));
+    p.held += by;
+    const ContactFrame frame = p.frame();
+    apply_measured(bodies, p, frame, by, frame.to_local(relative_velocity(bodies.velocities, p)));
   }
 };
 struct Push {
   RestingBodies& bodies;
   void solve(RestingPoint& p) const { push(bodies, p); }
-  Vec3 impulse(const RestingPoint& p) const { return p.push_impulse * p.normal; }
+  Vec3 impulse(const RestingPoint& p) const { return {p.push_impulse, 0, 0}; }
   void shift(RestingPoint& p, const Vec3& by) const {
-    p.push_impulse += p.normal.dot(by);
-    apply(bodies.corrections, bodies.inverse_inertia, p, by);
+    p.push_impulse += by.x();
+    apply(bodies.corrections, bodies.inverse_inertia, p, by.x() * p.normal);
   }
 };
 
@@ -237,20 +242,20 @@ int passes_until_still(const Schedule& s, std::vector<RestingPoint>& points, std
                        int max_passes, bool parallel, const Pass& pass, bool* crowded = nullptr) {
   const std::size_t colours = s.colour_start.size() - 1;
   for (std::uint32_t k : s.points) {
-    moved[points[k].a] = moved[points[k].b] = -1;
+    moved[points[k].a()] = moved[points[k].b()] = -1;
     points[k].direction = Vec3::Zero();
   }
   // Solves unit u in pass k, noting its squared impulse change in `unit_change`; returns the
   // largest change of relative velocity at its points.
   auto solve_unit = [&](std::size_t u, int k, std::vector<double>& unit_change) {
     const RestingPoint& first = points[s.points[s.unit_start[u]]];
-    const bool b_moves = !is_static[first.b];
-    if (moved[first.a] < k - 1 && (!b_moves || moved[first.b] < k - 1)) {
+    const bool b_moves = !is_static[first.b()];
+    if (moved[first.a()] < k - 1 && (!b_moves || moved[first.b()] < k - 1)) {
       for (std::uint32_t q = s.unit_start[u]; q < s.unit_start[u + 1]; ++q) points[s.points[q]].change = Vec3::Zero();
       unit_change[u] = 0;
       return 0.0;
     }
-    const RigidBody a_before = bodies[first.a], b_before = bodies[first.b];
+    const RigidBody a_before = bodies[first.a()], b_before = bodies[first.b()];
     double squared_change = 0;
     for (std::uint32_t q = s.unit_start[u]; q < s.unit_start[u + 1]; ++q) {
       RestingPoint& p = points[s.points[q]];
@@ -260,9 +265,9 @@ int passes_until_still(const Schedule& s, std::vector<RestingPoint>& points, std
       squared_change += p.change.squaredNorm();
     }
     unit_change[u] = squared_change;
-    const Vec3 dv = (bodies[first.a].velocity - a_before.velocity) - (bodies[first.b].velocity - b_before.velocity);
-    const Vec3 dw_a = bodies[first.a].angular_velocity - a_before.angular_velocity;
-    const Vec3 dw_b = bodies[first.b].angular_velocity - b_before.angular_velocity;
+    const Vec3 dv = (bodies[first.a()].velocity - a_before.velocity) - (bodies[first.b()].velocity - b_before.velocity);
+    const Vec3 dw_a = bodies[first.a()].angular_velocity - a_before.angular_velocity;
+    const Vec3 dw_b = bodies[first.b()].angular_velocity - b_before.angular_velocity;
     double largest = 0;
     for (std::uint32_t q = s.unit_start[u]; q < s.unit_start[u + 1]; ++q) {
       const RestingPoint& p = points[s.points[q]];
@@ -270,8 +275,8 @@ int passes_until_still(const Schedule& s, std::vector<RestingPoint>& points, std
     }
     largest = std::sqrt(largest);
     if (largest > settings.tolerance) {
-      moved[first.a] = k;
-      if (b_moves) moved[first.b] = k;
+      moved[first.a()] = k;
+      if (b_moves) moved[first.b()] = k;
     }
     return largest;
   };
@@ -349,19 +354,23 @@ RestingPoint resting_point(const SupportFace& face, const SupportPoint& point, d
   const RigidBody& a = bodies.velocities[face.grain];
   const RigidBody& b = bodies.velocities[face.body];
   RestingPoint r{};
-  r.a = face.grain;
-  r.b = face.body;
+  r.key = point.key;  // names A = face.grain and B = face.body (contact_finding.cpp)
   r.wall = face.wall;
-  r.key = point.key;
+  r.friction = friction;
   r.r_a = point.point - a.position;
   r.r_b = point.point - b.position;
   r.normal = face.normal;
-  r.K = collision_matrix(a.inverse_mass, bodies.inverse_inertia[r.a], r.r_a, b.inverse_mass,
-                         bodies.inverse_inertia[r.b], r.r_b);
-  r.n_K_n = r.normal.dot(r.K * r.normal);
-  const Eigen::Matrix<double, 3, 2> tangents = tangent_plane(r.normal);
-  r.stick = tangents * (tangents.transpose() * r.K * tangents).inverse() * tangents.transpose();
-  r.friction = friction;
+  r.tangent = face.normal.unitOrthogonal();
+  const Mat3 K = collision_matrix(a.inverse_mass, bodies.inverse_inertia[face.grain], r.r_a, b.inverse_mass,
+                                  bodies.inverse_inertia[face.body], r.r_b);
+  const ContactFrame frame = r.frame();
+  const Vec3 K_n = K * frame.n, K_t1 = K * frame.t1, K_t2 = K * frame.t2;
+  r.k_nn = frame.n.dot(K_n);
+  r.k_n1 = frame.t1.dot(K_n);
+  r.k_n2 = frame.t2.dot(K_n);
+  r.k_11 = frame.t1.dot(K_t1);
+  r.k_12 = frame.t2.dot(K_t1);
+  r.k_22 = frame.t2.dot(K_t2);
   r.touch = r.normal_velocity(bodies.velocities) + r.normal_velocity(bodies.corrections) + point.depth / dt;
   return r;
 }
@@ -372,27 +381,26 @@ int rest(World& world, const std::vector<bool>& is_static, const RestingImpulses
   // Each point starts from what it has applied in this step's earlier sweeps, so that a later
   // sweep may take back some of it; a point met for the first time applies β times its
   // impulse of the last step first.
-  auto start_from = [](RestingPoint& p, const Vec3& impulse) {
-    const Vec3& n = p.normal;
-    p.normal_impulse = std::max(0.0, n.dot(impulse));
-    p.friction_impulse = impulse - n.dot(impulse) * n;
-  };
   std::vector<char> warm_started(points.size(), false);
   std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs(points.size());
 #pragma omp parallel for schedule(static) if (points.size() >= smallest_parallel_loop)
   for (std::size_t k = 0; k < points.size(); ++k) {
     RestingPoint& p = points[k];
-    pairs[k] = {p.a, p.b};
+    pairs[k] = {p.a(), p.b()};
+    const ContactFrame frame = p.frame();
     if (const Vec3* earlier = step_impulses.find(p.key)) {
-      start_from(p, *earlier);
-      p.start = p.impulse();
+      p.held = held_from(frame, *earlier);
       continue;
     }
     const Vec3* last = last_step.find(p.key);
     if (!last || settings.warm_start == 0) continue;
-    start_from(p, settings.warm_start * *last);
-    const double cap = p.friction * p.normal_impulse;
-    if (p.friction_impulse.norm() > cap) p.friction_impulse *= cap / p.friction_impulse.norm();
+    p.held = held_from(frame, settings.warm_start * *last);
+    const double cap = p.friction * p.held.x();
+    const double friction = std::hypot(p.held.y(), p.held.z());
+    if (friction > cap) {
+      p.held.y() *= cap / friction;
+      p.held.z() *= cap / friction;
+    }
     warm_started[k] = true;
   }
   const std::vector<Island> islands = contact_islands(pairs, is_static);
@@ -426,7 +434,10 @@ int rest(World& world, const std::vector<bool>& is_static, const RestingImpulses
   auto solve = [&](std::size_t i, bool parallel, bool* crowded) {
     const Schedule& s = schedules[i];
     for (std::uint32_t k : s.points)
-      if (warm_at_place[k]) apply_measured(bodies, points[k], points[k].impulse(), relative_velocity(bodies.velocities, points[k]));
+      if (warm_at_place[k]) {
+        const ContactFrame frame = points[k].frame();
+        apply_measured(bodies, points[k], frame, points[k].held, frame.to_local(relative_velocity(bodies.velocities, points[k])));
+      }
     const int held =
         passes_until_still(s, points, bodies.velocities, is_static, moved, settings, pass_limits[i], parallel,
                            Hold{bodies, settings.slack}, crowded);
@@ -465,13 +476,16 @@ int rest(World& world, const std::vector<bool>& is_static, const RestingImpulses
     world.energy.resting -= p.normal_work;
     world.energy.friction -= p.friction_work;
     if (p.wall >= 0) {
-      const Vec3 impulse = p.impulse() - p.start;
+      // Less what it started this solve with, as it was applied in the earlier sweeps.
+      const Vec3* earlier = step_impulses.find(p.key);
+      const ContactFrame frame = p.frame();
+      const Vec3 impulse = frame.to_world(earlier ? p.held - held_from(frame, *earlier) : p.held);
       world.energy.wall_work += world.walls[p.wall].velocity.dot(impulse);
       report.wall_impulse[p.wall] -= impulse;
     }
     applied.push_back({p.key, p.impulse()});
   }
-  step_impulses = step_impulses.updated_by(RestingImpulses(std::move(applied)));
+  step_impulses.update(RestingImpulses(std::move(applied)));
   return passes.empty() ? 0 : *std::max_element(passes.begin(), passes.end());
 }
 

@@ -24,30 +24,50 @@ struct RestingBodies {
   std::vector<Mat3> inverse_inertia;
 };
 
-// A support point of a resting face, with what the passes accumulate (~400 bytes: a settled
-// heap holds ~20 a grain).
+// A support point's frame: its unit normal n, from B towards A, and two unit tangents
+// across it, t1 and t2 = n × t1. Resting contact works in it: a point's impulses and K are 3
+// numbers and 6.
+struct ContactFrame {
+  ContactFrame(const Vec3& normal, const Vec3& tangent) : n(normal), t1(tangent), t2(normal.cross(tangent)) {}
+  Vec3 to_local(const Vec3& v) const { return {n.dot(v), t1.dot(v), t2.dot(v)}; }
+  Vec3 to_world(const Vec3& local) const { return local.x() * n + local.y() * t1 + local.z() * t2; }
+  Vec3 n, t1, t2;
+};
+
+// A support point of a resting face, with what the passes accumulate: 280 bytes, where a
+// settled heap holds ~30 a grain, streamed once a pass (docs/benchmarks.md, "The seventh
+// pass": it was 400). Vectors marked local are in the point's ContactFrame.
 struct RestingPoint {
-  std::uint32_t a, b;          // A a grain; B a grain or a static body
+  RestingKey key;              // A = key.a a grain; B = key.b a grain or a static body
   std::int32_t wall;           // B's wall, −1 for a grain or the terrain
-  RestingKey key;
+  double friction;             // μ
   Vec3 r_a, r_b;               // the point from A's and B's centroids
   Vec3 normal;                 // unit, from B towards A
-  Mat3 K;                      // an impulse P on A changes the relative velocity by K P
-  Mat3 stick;                  // the friction impulse that stops a slip s is −stick · s (K's tangential block, inverted)
-  double n_K_n, friction;
+  Vec3 tangent;                // unit, across the normal: t1 of the point's frame (stored: 6 % faster than made)
+  // K (an impulse P on A changes the relative velocity by K P) in the local frame: symmetric,
+  // its normal row (k_nn, k_n1, k_n2) and tangential block (k_11, k_12; k_12, k_22).
+  double k_nn, k_n1, k_n2, k_11, k_12, k_22;
   double touch;                // normal velocity plus correction that ends the step touching, m/s
-  double normal_impulse = 0;   // accumulated, ≥ 0
-  Vec3 friction_impulse = Vec3::Zero();  // accumulated, |·| ≤ μ × normal
-  double push_impulse = 0;     // accumulated on the corrections, ≥ 0
-  Vec3 start = Vec3::Zero();   // the impulse it started this solve with
-  Vec3 change = Vec3::Zero();     // what the last pass changed its impulse by
-  Vec3 direction = Vec3::Zero();  // its part of the conjugate direction (rest(), below)
+  Vec3 held = Vec3::Zero();    // local, accumulated on the velocities: normal ≥ 0, |friction| ≤ μ × normal
+  double push_impulse = 0;     // accumulated on the corrections along n, ≥ 0
+  Vec3 change = Vec3::Zero();     // local, what the last pass changed its impulse by
+  Vec3 direction = Vec3::Zero();  // local, its part of the conjugate direction (rest(), below)
   double normal_work = 0, friction_work = 0;  // J, of the impulses it applied in this solve
 
-  Vec3 impulse() const { return normal_impulse * normal + friction_impulse; }
+  std::uint32_t a() const { return key.a; }
+  std::uint32_t b() const { return key.b; }
+  double normal_impulse() const { return held.x(); }
+  ContactFrame frame() const { return {normal, tangent}; }
+  Vec3 friction_impulse() const { return frame().to_world({0, held.y(), held.z()}); }
+  Vec3 impulse() const { return frame().to_world(held); }
+  // K times a local impulse: the change of the local relative velocity.
+  Vec3 K_times(const Vec3& p) const {
+    return {k_nn * p.x() + k_n1 * p.y() + k_n2 * p.z(), k_n1 * p.x() + k_11 * p.y() + k_12 * p.z(),
+            k_n2 * p.x() + k_12 * p.y() + k_22 * p.z()};
+  }
   // The relative normal velocity here on `bodies` (the posed velocities or the corrections).
   double normal_velocity(const std::vector<RigidBody>& bodies) const {
-    return normal.dot(bodies[a].velocity_at(r_a) - bodies[b].velocity_at(r_b));
+    return normal.dot(bodies[a()].velocity_at(r_a) - bodies[b()].velocity_at(r_b));
   }
 };
 

@@ -121,8 +121,8 @@ struct OffCentrePoint {
     const RestingPoint& p = ball.points[0];
     const Vec3 u = ball.posed[0].velocity_at(p.r_a);
     slip_after = u - u.z() * Vec3::UnitZ();
-    friction = p.friction_impulse;
-    normal = p.normal_impulse;
+    friction = p.friction_impulse();
+    normal = p.normal_impulse();
   }
 };
 
