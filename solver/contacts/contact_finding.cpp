@@ -1,6 +1,7 @@
 #include "solver/contacts/contact_finding.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <numbers>
@@ -29,24 +30,36 @@ std::vector<SupportPoint> support_points(const std::vector<NodeContact>& nodes, 
                                          const Vec3& n, RestingKey key, double glue_distance) {
   const Vec3 t1 = n.unitOrthogonal(), t2 = n.cross(t1);
   const double tie = 1e-3 * glue_distance;
-  auto extreme = [&](auto&& measure) {
-    double top = -std::numeric_limits<double>::infinity();
-    for (std::uint32_t k : members) top = std::max(top, measure(nodes[k]));
-    std::uint32_t best = members[0];
-    bool found = false;
-    for (std::uint32_t k : members)
-      if (measure(nodes[k]) >= top - tie && (!found || nodes[k].node < nodes[best].node)) best = k, found = true;
-    return best;
-  };
-  std::vector<std::uint32_t> chosen{extreme([](const NodeContact& c) { return c.depth; })};
-  for (int d = 0; d < 8; ++d) {
+  // The nine measures of every member, found once: its depth, then its reach along the eight
+  // directions, measure by measure.
+  constexpr int measures = 9;
+  std::array<Vec3, measures - 1> directions;
+  for (int d = 0; d < measures - 1; ++d) {
     const double angle = d * std::numbers::pi / 4;
-    const Vec3 dir = std::cos(angle) * t1 + std::sin(angle) * t2;
-    chosen.push_back(extreme([&](const NodeContact& c) { return dir.dot(c.point); }));
+    directions[d] = std::cos(angle) * t1 + std::sin(angle) * t2;
+  }
+  const std::size_t m = members.size();
+  thread_local std::vector<double> value;
+  value.resize(measures * m);
+  for (std::size_t k = 0; k < m; ++k) {
+    const NodeContact& c = nodes[members[k]];
+    value[k] = c.depth;
+    for (int d = 0; d < measures - 1; ++d) value[(d + 1) * m + k] = directions[d].dot(c.point);
+  }
+  std::vector<std::uint32_t> chosen;
+  chosen.reserve(measures);
+  for (int measure = 0; measure < measures; ++measure) {
+    const double* of = value.data() + measure * m;
+    const double top = *std::max_element(of, of + m);
+    std::size_t best = m;
+    for (std::size_t k = 0; k < m; ++k)
+      if (of[k] >= top - tie && (best == m || nodes[members[k]].node < nodes[members[best]].node)) best = k;
+    chosen.push_back(members[best]);
   }
   std::sort(chosen.begin(), chosen.end());
   chosen.erase(std::unique(chosen.begin(), chosen.end()), chosen.end());
   std::vector<SupportPoint> points;
+  points.reserve(chosen.size());
   for (std::uint32_t k : chosen) {
     key.node = std::int32_t(nodes[k].node);
     points.push_back({nodes[k].point, nodes[k].depth, key});

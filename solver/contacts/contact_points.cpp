@@ -38,12 +38,17 @@ std::vector<ContactPatch> glue_contacts(const std::vector<NodeContact>& nodes, c
     }
     slot[node] = i;
   }
+  // i's root is kept through its row: a join makes the smaller of the two roots the root.
   SmallestRootSets sets(n);
-  for (std::uint32_t i = 0; i < n; ++i)
+  for (std::uint32_t i = 0; i < n; ++i) {
+    std::uint32_t root_i = sets.root(i);
     for (std::uint32_t neighbour : glued_nodes.neighbours_after(nodes[i].node)) {
       const std::uint32_t j = slot[neighbour];
-      if (j != unlisted && sets.root(i) != sets.root(j) && nodes[i].normal.dot(nodes[j].normal) >= min_cos) sets.join(i, j);
+      if (j == unlisted) continue;
+      const std::uint32_t root_j = sets.root(j);
+      if (root_i != root_j && nodes[i].normal.dot(nodes[j].normal) >= min_cos) root_i = sets.join_roots(root_i, root_j);
     }
+  }
   clear();
 
   std::vector<std::uint32_t> order(n);  // the nodes in node order

@@ -18,7 +18,12 @@ class SmallestRootSets {
   }
   void join(std::uint32_t a, std::uint32_t b) {
     a = root(a), b = root(b);
-    if (a != b) parent_[std::max(a, b)] = std::min(a, b);
+    if (a != b) join_roots(a, b);
+  }
+  // Two different roots joined; returns the root of the union.
+  std::uint32_t join_roots(std::uint32_t a, std::uint32_t b) {
+    parent_[std::max(a, b)] = std::min(a, b);
+    return std::min(a, b);
   }
 
  private:
