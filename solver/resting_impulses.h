@@ -27,9 +27,22 @@ class RestingImpulses {
   using Entry = std::pair<RestingKey, Vec3>;
 
   RestingImpulses() = default;
-  // Entries in any order; of equal keys the last one given is kept.
-  explicit RestingImpulses(std::vector<Entry> entries) : entries_(std::move(entries)) {
-    std::stable_sort(entries_.begin(), entries_.end(), [](const Entry& x, const Entry& y) { return x.first < y.first; });
+  // Entries in any order; of equal keys the last one given is kept. Sorted by A first (a
+  // count of each A's entries places them, in the order given), then each A's few entries by
+  // the rest of the key in place: linear in the entries, where a general sort of a heap's
+  // 30 000 took the books' share of a step on one thread (docs/benchmarks.md, the seventh pass).
+  explicit RestingImpulses(std::vector<Entry> entries) {
+    std::uint32_t a_count = 0;
+    for (const Entry& e : entries) a_count = std::max(a_count, e.first.a + 1);
+    std::vector<std::uint32_t> next(a_count + 1, 0);  // A's first place
+    for (const Entry& e : entries) ++next[e.first.a + 1];
+    for (std::uint32_t a = 0; a < a_count; ++a) next[a + 1] += next[a];
+    entries_.resize(entries.size());
+    for (const Entry& e : entries) entries_[next[e.first.a]++] = e;
+    entries = {};
+    auto before = [](const Entry& x, const Entry& y) { return x.first < y.first; };
+    for (std::size_t k = 1; k < entries_.size(); ++k)  // insertion, stable; runs of one A only
+      for (std::size_t j = k; j > 0 && before(entries_[j], entries_[j - 1]); --j) std::swap(entries_[j], entries_[j - 1]);
     std::size_t kept = 0;
     for (const Entry& e : entries_) {
       if (kept > 0 && entries_[kept - 1].first == e.first) entries_[kept - 1] = e;

@@ -49,9 +49,12 @@ std::vector<Island> contact_islands(const std::vector<std::pair<std::uint32_t, s
 
 int island_layers(const Island& island, const std::vector<std::pair<std::uint32_t, std::uint32_t>>& pairs,
                   const std::vector<bool>& is_static) {
-  auto local = [&](std::uint32_t body) {
-    return std::uint32_t(std::lower_bound(island.bodies.begin(), island.bodies.end(), body) - island.bodies.begin());
-  };
+  // A body's place in the island, by a table (kept per thread; only this island's bodies are
+  // read, so it is never cleared) rather than a search a point.
+  thread_local std::vector<std::uint32_t> place;
+  if (!island.bodies.empty() && place.size() <= island.bodies.back()) place.resize(island.bodies.back() + 1);
+  for (std::uint32_t k = 0; k < island.bodies.size(); ++k) place[island.bodies[k]] = k;
+  auto local = [&](std::uint32_t body) { return place[body]; };
   // Neighbours in the island's own numbering, grain by grain (each link once per run of
   // points of the same pair), and the grains resting on something static as the first layer.
   const std::size_t grains = island.bodies.size();

@@ -195,11 +195,18 @@ Schedule schedule(const std::vector<std::uint32_t>& island, const std::vector<Re
   return s;
 }
 
-// What the passes solve: the velocities (hold) or the corrections (push). Each solves a point,
-// reads its accumulated impulse and moves it (with the bodies) by a given impulse, both local.
+// What the passes solve: the velocities (hold) or the corrections (push). Each readies a point
+// (at its place) before the first pass, solves it, reads its accumulated impulse and moves it
+// (with the bodies) by a given impulse, both local.
 struct Hold {
   RestingBodies& bodies;
   double slack;
+  const std::vector<char>& warm_started;  // by place: the point applies its warm start first
+  void begin(RestingPoint& p, std::uint32_t at) const {
+    if (!warm_started[at]) return;
+    const ContactFrame frame = p.frame();
+    apply_measured(bodies, p, frame, p.held, frame.to_local(relative_velocity(bodies.velocities, p)));
+  }
   void solve(RestingPoint& p) const { hold(bodies, p, slack); }
   Vec3 impulse(const RestingPoint& p) const { return p.held; }
   void shift(RestingPoint& p, const Vec3& by) const {
@@ -210,6 +217,8 @@ struct Hold {
 };
 struct Push {
   RestingBodies& bodies;
+  // What the velocities now left of the approach to touching, the corrections make up.
+  void begin(RestingPoint& p, std::uint32_t) const { p.touch -= p.normal_velocity(bodies.velocities); }
   void solve(RestingPoint& p) const { push(bodies, p); }
   Vec3 impulse(const RestingPoint& p) const { return {p.push_impulse, 0, 0}; }
   void shift(RestingPoint& p, const Vec3& by) const {
@@ -320,6 +329,10 @@ int passes_until_still(const Schedule& s, std::vector<RestingPoint>& points, std
         if (threads > 1) barrier->arrive_and_wait();
       }
     };
+    // Readied colour by colour like a pass: a grain's warm starts add up in schedule order.
+    each_colour([&](std::size_t u) {
+      for (std::uint32_t q = s.unit_start[u]; q < s.unit_start[u + 1]; ++q) pass.begin(points[s.points[q]], s.points[q]);
+    });
     double beta = 0, last_change = 0;
     for (int k = 0; k < max_passes; ++k) {
       std::vector<double>& changes = unit_change_of[k % 2];
@@ -433,15 +446,9 @@ int rest(World& world, const std::vector<bool>& is_static, const RestingImpulses
   std::vector<int> moved(bodies.velocities.size(), -1);
   auto solve = [&](std::size_t i, bool parallel, bool* crowded) {
     const Schedule& s = schedules[i];
-    for (std::uint32_t k : s.points)
-      if (warm_at_place[k]) {
-        const ContactFrame frame = points[k].frame();
-        apply_measured(bodies, points[k], frame, points[k].held, frame.to_local(relative_velocity(bodies.velocities, points[k])));
-      }
     const int held =
         passes_until_still(s, points, bodies.velocities, is_static, moved, settings, pass_limits[i], parallel,
-                           Hold{bodies, settings.slack}, crowded);
-    for (std::uint32_t k : s.points) points[k].touch -= points[k].normal_velocity(bodies.velocities);
+                           Hold{bodies, settings.slack, warm_at_place}, crowded);
     const int pushed =
         passes_until_still(s, points, bodies.corrections, is_static, moved, settings, pass_limits[i], parallel, Push{bodies},
                            crowded);
