@@ -105,18 +105,19 @@ std::vector<NodeContact> node_contacts(const ShapeTemplate& master, const Pose& 
 
 namespace {
 
+// The master's centre and turn in the other's frame.
+Eigen::Vector3d centre_in_other(const Pose& m, const Pose& o) { return o.orientation.conjugate() * (m.position - o.position); }
+Eigen::Quaterniond turn_in_other(const Pose& m, const Pose& o) { return o.orientation.conjugate() * m.orientation; }
+
 // How far any master node can have moved in the other's frame since `near` was listed: the
 // shift of the master's centre there, plus the chord of the relative turn times the farthest
 // node (|(Q − Q₀) x| ≤ 2 sin(θ/2) |x| for rotations Q, Q₀ θ apart).
 double relative_motion(const ShapeTemplate& master, const NearNodes& near, const Pose& master_pose,
                        const Pose& other_pose) {
-  auto centre_in_other = [](const Pose& m, const Pose& o) { return o.orientation.conjugate() * (m.position - o.position); };
-  auto turn_in_other = [](const Pose& m, const Pose& o) { return o.orientation.conjugate() * m.orientation; };
-  const Eigen::Quaterniond turn =
-      turn_in_other(master_pose, other_pose) * turn_in_other(near.master, near.other).conjugate();
+  const Eigen::Quaterniond turn = turn_in_other(master_pose, other_pose) * near.turn_in_other.conjugate();
   const NodeCluster& all = master.node_clusters().front();
   const double farthest = (double(all.centre.norm()) + double(all.radius)) * master_pose.scale;
-  return (centre_in_other(master_pose, other_pose) - centre_in_other(near.master, near.other)).norm() +
+  return (centre_in_other(master_pose, other_pose) - near.centre_in_other).norm() +
          2 * turn.vec().norm() / turn.norm() * farthest;
 }
 
@@ -124,8 +125,8 @@ double relative_motion(const ShapeTemplate& master, const NearNodes& near, const
 
 NearNodesState near_nodes_cover(const NearNodes& near, const ShapeTemplate& master, const Pose& master_pose,
                                 const ShapeTemplate& other, const Pose& other_pose, double margin) {
-  if (near.reach < 0 || master.nodes().empty() || near.master.scale != master_pose.scale ||
-      near.other.scale != other_pose.scale)
+  if (near.reach < 0 || master.nodes().empty() || near.master_scale != master_pose.scale ||
+      near.other_scale != other_pose.scale)
     return {NearNodesCover::stale, 0};
   // φ is in world metres on both sides; the last term covers the round-off of two
   // interpolations at nearby points.
@@ -157,8 +158,10 @@ std::vector<NodeContact> node_contacts(const ShapeTemplate& master, const Pose& 
   }
   // The walk and the bounding sphere reach the skin further; the contacts are still those
   // below the margin, by the same test on each node as without.
-  near.master = master_pose;
-  near.other = other_pose;
+  near.centre_in_other = centre_in_other(master_pose, other_pose);
+  near.turn_in_other = turn_in_other(master_pose, other_pose);
+  near.master_scale = master_pose.scale;
+  near.other_scale = other_pose.scale;
   near.reach = margin + skin;
   near.least = near.reach;
   near.nodes.clear();

@@ -56,7 +56,12 @@ struct NearNode {
   float phi;  // m, when listed, rounded down
 };
 struct NearNodes {
-  Pose master, other;           // as the search that listed the nodes saw them
+  // The master as the search that listed the nodes saw it in the other's frame: its centre
+  // there, R_Bᵀ (x_A − x_B), and its turn, R_Bᵀ R_A; with both scales. All the cover needs
+  // of the two poses, in 80 bytes rather than 160 (a heap keeps two of these a pair).
+  Eigen::Vector3d centre_in_other = Eigen::Vector3d::Zero();
+  Eigen::Quaterniond turn_in_other = Eigen::Quaterniond::Identity();
+  double master_scale = 1, other_scale = 1;
   double reach = -1;            // m; below zero: nothing listed yet
   double least = 0;             // m
   std::vector<NearNode> nodes;  // ascending
