@@ -180,6 +180,7 @@ std::vector<NodeContact> node_contacts(const ShapeTemplate& master, const Pose& 
                           if (exact.within(i)) exact.add_if_below(i, value, contacts);
                         });
   std::sort(near.nodes.begin(), near.nodes.end(), [](const NearNode& a, const NearNode& b) { return a.node < b.node; });
+  near.nodes.shrink_to_fit();  // kept until the pair goes stale: a heap holds ~16 lists a grain
   sort_by_node(contacts);
   return contacts;
 }
