@@ -22,15 +22,19 @@ struct RestingKey {
   auto operator<=>(const RestingKey&) const = default;
 };
 
+// One store serves a whole step: it starts as the last step's impulses, each sweep's merge
+// marks what it sets as the step's own, and at the end only those are kept (keep_this_step),
+// so that a step holds one store, not the last step's beside its own.
 class RestingImpulses {
  public:
   using Entry = std::pair<RestingKey, Vec3>;
 
   RestingImpulses() = default;
-  // Entries in any order; of equal keys the last one given is kept. Sorted by A first (a
-  // count of each A's entries places them, in the order given), then each A's few entries by
-  // the rest of the key in place: linear in the entries, where a general sort of a heap's
-  // 30 000 took the books' share of a step on one thread (docs/benchmarks.md, the seventh pass).
+  // Entries in any order, none of them of the step under way; of equal keys the last one
+  // given is kept. Sorted by A first (a count of each A's entries places them, in the order
+  // given), then each A's few entries by the rest of the key in place: linear in the
+  // entries, where a general sort of a heap's 30 000 took the books' share of a step on one
+  // thread (docs/benchmarks.md, the seventh pass).
   explicit RestingImpulses(std::vector<Entry> entries) {
     std::uint32_t a_count = 0;
     for (const Entry& e : entries) a_count = std::max(a_count, e.first.a + 1);
@@ -49,19 +53,32 @@ class RestingImpulses {
       else entries_[kept++] = e;
     }
     entries_.resize(kept);
+    this_step_.assign(kept, false);
   }
 
+  // The impulse of `key`, or nullptr.
   const Vec3* find(const RestingKey& key) const {
-    const auto it = std::lower_bound(entries_.begin(), entries_.end(), key,
-                                     [](const Entry& e, const RestingKey& k) { return e.first < k; });
-    return it != entries_.end() && it->first == key ? &it->second : nullptr;
+    const std::size_t k = place(key);
+    return k < entries_.size() ? &entries_[k].second : nullptr;
   }
-  // Takes in the entries of `newer`, which replace any of the same key. The merge is made in
-  // an array of exactly its size: a settled heap's step holds three of these at once (the last
-  // step's, this step's and the sweep's), and they are its biggest arrays after the points.
+  // The impulse of `key` if the step under way set it, or nullptr.
+  const Vec3* find_of_this_step(const RestingKey& key) const {
+    const std::size_t k = place(key);
+    return k < entries_.size() && this_step_[k] ? &entries_[k].second : nullptr;
+  }
+  // The impulse of `key` if it is the last step's (the step under way has not set it), or nullptr.
+  const Vec3* find_of_last_step(const RestingKey& key) const {
+    const std::size_t k = place(key);
+    return k < entries_.size() && !this_step_[k] ? &entries_[k].second : nullptr;
+  }
+
+  // Takes in the entries of `newer` as the step's own; they replace any of the same key. The
+  // merge is made in an array of exactly its size: a settled heap's step holds two of these
+  // at once (the store and the sweep's), and they are its biggest arrays after the points.
   void update(RestingImpulses newer) {
     if (entries_.empty()) {
       entries_ = std::move(newer.entries_);
+      this_step_.assign(entries_.size(), true);
       return;
     }
     std::size_t size = entries_.size() + newer.size();
@@ -71,15 +88,31 @@ class RestingImpulses {
       else --size, ++older, ++e;
     }
     std::vector<Entry> merged;
+    std::vector<bool> merged_this_step;
     merged.reserve(size);
-    auto older = entries_.begin();
+    merged_this_step.reserve(size);
+    std::size_t older = 0;
+    auto keep_older = [&] {
+      merged.push_back(entries_[older]);
+      merged_this_step.push_back(this_step_[older++]);
+    };
     for (const Entry& e : newer.entries_) {
-      for (; older != entries_.end() && older->first < e.first; ++older) merged.push_back(*older);
-      if (older != entries_.end() && older->first == e.first) ++older;
+      while (older < entries_.size() && entries_[older].first < e.first) keep_older();
+      if (older < entries_.size() && entries_[older].first == e.first) ++older;
       merged.push_back(e);
+      merged_this_step.push_back(true);
     }
-    merged.insert(merged.end(), older, entries_.end());
+    while (older < entries_.size()) keep_older();
     entries_ = std::move(merged);
+    this_step_ = std::move(merged_this_step);
+  }
+  // Ends the step: only the entries it set are kept, now the last step's.
+  void keep_this_step() {
+    std::size_t kept = 0;
+    for (std::size_t k = 0; k < entries_.size(); ++k)
+      if (this_step_[k]) entries_[kept++] = entries_[k];
+    entries_.resize(kept);
+    this_step_.assign(kept, false);
   }
 
   auto begin() const { return entries_.begin(); }
@@ -89,7 +122,15 @@ class RestingImpulses {
   bool operator==(const RestingImpulses&) const = default;
 
  private:
-  std::vector<Entry> entries_;  // sorted by key, keys unique
+  // The place of `key`, or size() if it has none.
+  std::size_t place(const RestingKey& key) const {
+    const auto it = std::lower_bound(entries_.begin(), entries_.end(), key,
+                                     [](const Entry& e, const RestingKey& k) { return e.first < k; });
+    return it != entries_.end() && it->first == key ? std::size_t(it - entries_.begin()) : entries_.size();
+  }
+
+  std::vector<Entry> entries_;   // sorted by key, keys unique
+  std::vector<bool> this_step_;  // by entry: set by the step under way (else the last step's)
 };
 
 }  // namespace scree::solver

@@ -31,7 +31,9 @@ void solve_by_impulses(World& world, const StepSettings& settings, std::vector<R
                                          settings.impulse.resting_tolerance * settings.gravity.norm() * dt,
                                          tolerated_depth / dt, settings.impulse.resting_passes,
                                          settings.impulse.resting_conjugate, settings.impulse.resting_passes_per_layer};
-  RestingImpulses step_impulses;
+  // The last step's resting impulses, then also this step's as the sweeps apply them; the
+  // step keeps its own.
+  RestingImpulses impulses = std::move(world.resting_impulses);
   const int sweeps = std::max(settings.impulse.boundary_iterations, 1);
   for (int sweep = 0; sweep < sweeps; ++sweep) {
     // Where the current velocities and corrections would take every body.
@@ -147,7 +149,7 @@ void solve_by_impulses(World& world, const StepSettings& settings, std::vector<R
     // 200 and 1000 grains 4-13 % faster and as still at the end).
     RestingSettings this_sweep = resting_settings;
     if (sweep > 0) this_sweep.passes_per_layer = (resting_settings.passes_per_layer + 1) / 2;
-    report.passes = std::max(report.passes, rest(world, is_static, world.resting_impulses, step_impulses, resting,
+    report.passes = std::max(report.passes, rest(world, is_static, impulses, resting,
                                                  resting_bodies, this_sweep, report));
     for (std::size_t i = 0; i < n; ++i) {
       world.bodies[i].velocity = posed[i].velocity;
@@ -155,7 +157,8 @@ void solve_by_impulses(World& world, const StepSettings& settings, std::vector<R
     }
   }
 
-  world.resting_impulses = std::move(step_impulses);
+  impulses.keep_this_step();
+  world.resting_impulses = std::move(impulses);
 }
 
 }  // namespace scree::solver

@@ -388,8 +388,8 @@ RestingPoint resting_point(const SupportFace& face, const SupportPoint& point, d
   return r;
 }
 
-int rest(World& world, const std::vector<bool>& is_static, const RestingImpulses& last_step,
-         RestingImpulses& step_impulses, std::vector<RestingPoint>& points, RestingBodies& bodies,
+int rest(World& world, const std::vector<bool>& is_static, RestingImpulses& impulses,
+         std::vector<RestingPoint>& points, RestingBodies& bodies,
          const RestingSettings& settings, StepReport& report) {
   // Each point starts from what it has applied in this step's earlier sweeps, so that a later
   // sweep may take back some of it; a point met for the first time applies β times its
@@ -401,11 +401,11 @@ int rest(World& world, const std::vector<bool>& is_static, const RestingImpulses
     RestingPoint& p = points[k];
     pairs[k] = {p.a(), p.b()};
     const ContactFrame frame = p.frame();
-    if (const Vec3* earlier = step_impulses.find(p.key)) {
+    if (const Vec3* earlier = impulses.find_of_this_step(p.key)) {
       p.held = held_from(frame, *earlier);
       continue;
     }
-    const Vec3* last = last_step.find(p.key);
+    const Vec3* last = impulses.find_of_last_step(p.key);
     if (!last || settings.warm_start == 0) continue;
     p.held = held_from(frame, settings.warm_start * *last);
     const double cap = p.friction * p.held.x();
@@ -484,7 +484,7 @@ int rest(World& world, const std::vector<bool>& is_static, const RestingImpulses
     world.energy.friction -= p.friction_work;
     if (p.wall >= 0) {
       // Less what it started this solve with, as it was applied in the earlier sweeps.
-      const Vec3* earlier = step_impulses.find(p.key);
+      const Vec3* earlier = impulses.find_of_this_step(p.key);
       const ContactFrame frame = p.frame();
       const Vec3 impulse = frame.to_world(earlier ? p.held - held_from(frame, *earlier) : p.held);
       world.energy.wall_work += world.walls[p.wall].velocity.dot(impulse);
@@ -492,7 +492,7 @@ int rest(World& world, const std::vector<bool>& is_static, const RestingImpulses
     }
     applied.push_back({p.key, p.impulse()});
   }
-  step_impulses.update(RestingImpulses(std::move(applied)));
+  impulses.update(RestingImpulses(std::move(applied)));
   return passes.empty() ? 0 : *std::max_element(passes.begin(), passes.end());
 }
 

@@ -115,13 +115,14 @@ struct RestingSettings {
 // "The resting solve"). The step's size is the ratio of the last two passes' squared impulse
 // changes, summed in schedule order; above 1 the directions restart.
 //
-// `step_impulses` holds what each point has applied over the earlier sweeps of this step: a
-// point found there starts from it (so a later sweep may take some back); a point met for the
-// first time in this step starts from β × its impulse in `last_step`. `points` are left in
-// the order they were solved (island by island, colour by colour). Returns the most passes
-// an island took.
-int rest(World& world, const std::vector<bool>& is_static, const RestingImpulses& last_step,
-         RestingImpulses& step_impulses, std::vector<RestingPoint>& points, RestingBodies& bodies,
-         const RestingSettings& settings, StepReport& report);
+// `impulses` holds the last step's impulses and what each point has applied over the
+// earlier sweeps of this step (RestingImpulses): a point this step has set starts from that
+// (so a later sweep may take some back); a point met for the first time in this step starts
+// from β × its impulse of the last step. What the points apply is merged in as this step's.
+// `points` are left in the order they were solved (island by island, colour by colour).
+// Returns the most passes an island took.
+int rest(World& world, const std::vector<bool>& is_static, RestingImpulses& impulses,
+         std::vector<RestingPoint>& points, RestingBodies& bodies, const RestingSettings& settings,
+         StepReport& report);
 
 }  // namespace scree::solver

@@ -40,15 +40,14 @@ struct BallOnFloor {
     for (const SupportFace& face : found.faces)
       for (const SupportPoint& p : face.points) points.push_back(resting_point(face, p, mu, bodies, dt));
   }
-  // One resting solve, to no change at all, with `last_step` as the last step's impulses.
-  Vec3 solve(const RestingImpulses& last_step = {}) {
-    RestingImpulses step;
+  // One resting solve, to no change at all, with `impulses` as the last step's.
+  Vec3 solve(RestingImpulses impulses = {}) {
     StepReport report;
     report.wall_impulse.assign(1, Vec3::Zero());
     const std::vector<bool> is_static{false, true};
     RestingBodies bodies(posed, corrections);
-    rest(world, is_static, last_step, step, points, bodies, RestingSettings{1, 0, 0, 1000}, report);
-    return *step.find(points.at(0).key);
+    rest(world, is_static, impulses, points, bodies, RestingSettings{1, 0, 0, 1000}, report);
+    return *impulses.find_of_this_step(points.at(0).key);
   }
 };
 
@@ -114,10 +113,10 @@ struct OffCentrePoint {
     const SupportPoint at{ball.posed[0].position + Vec3(0.03, 0.02, -radius), 9.81 * dt * dt, {0, 1, 0, -1}};  // ends touching
     RestingBodies bodies(ball.posed, ball.corrections);
     ball.points = {resting_point(face, at, mu, bodies, dt)};
-    RestingImpulses step;
+    RestingImpulses impulses;
     StepReport report;
     report.wall_impulse.assign(1, Vec3::Zero());
-    rest(ball.world, {false, true}, {}, step, ball.points, bodies, RestingSettings{1, 0, 0, 1}, report);
+    rest(ball.world, {false, true}, impulses, ball.points, bodies, RestingSettings{1, 0, 0, 1}, report);
     const RestingPoint& p = ball.points[0];
     const Vec3 u = ball.posed[0].velocity_at(p.r_a);
     slip_after = u - u.z() * Vec3::UnitZ();
