@@ -388,9 +388,15 @@ RestingPoint resting_point(const SupportFace& face, const SupportPoint& point, d
   return r;
 }
 
-int rest(World& world, const std::vector<bool>& is_static, RestingImpulses& impulses,
-         std::vector<RestingPoint>& points, RestingBodies& bodies,
-         const RestingSettings& settings, StepReport& report) {
+namespace {
+
+// rest() up to its books: the points warm started, their islands scheduled, the points moved
+// into schedule order and solved. Returns where each point went (by its first place) and the
+// most passes an island took; the islands and schedules go before the books, which the step's
+// peak of memory would otherwise hold too.
+std::pair<std::vector<std::uint32_t>, int> solve_islands(const std::vector<bool>& is_static, const RestingImpulses& impulses,
+                                                         std::vector<RestingPoint>& points, RestingBodies& bodies,
+                                                         const RestingSettings& settings) {
   // Each point starts from what it has applied in this step's earlier sweeps, so that a later
   // sweep may take back some of it; a point met for the first time applies β times its
   // impulse of the last step first.
@@ -474,6 +480,15 @@ int rest(World& world, const std::vector<bool>& is_static, RestingImpulses& impu
 #pragma omp parallel for schedule(dynamic) if (islands.size() > 1 && points.size() >= smallest_parallel_loop)
   for (std::size_t i = 0; i < islands.size(); ++i)
     if (!share || schedules[i].points.size() < shared_island) solve(i, false, nullptr);
+  return {std::move(place), passes.empty() ? 0 : *std::max_element(passes.begin(), passes.end())};
+}
+
+}  // namespace
+
+int rest(World& world, const std::vector<bool>& is_static, RestingImpulses& impulses,
+         std::vector<RestingPoint>& points, RestingBodies& bodies,
+         const RestingSettings& settings, StepReport& report) {
+  const auto [place, passes] = solve_islands(is_static, impulses, points, bodies, settings);
 
   // The books, point by point in their first order.
   std::vector<RestingImpulses::Entry> applied;
@@ -493,7 +508,7 @@ int rest(World& world, const std::vector<bool>& is_static, RestingImpulses& impu
     applied.push_back({p.key, p.impulse()});
   }
   impulses.update(RestingImpulses(std::move(applied)));
-  return passes.empty() ? 0 : *std::max_element(passes.begin(), passes.end());
+  return passes;
 }
 
 }  // namespace scree::solver
