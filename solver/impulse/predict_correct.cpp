@@ -35,6 +35,8 @@ void solve_by_impulses(World& world, const StepSettings& settings, std::vector<R
   // step keeps its own.
   RestingImpulses impulses = std::move(world.resting_impulses);
   const int sweeps = std::max(settings.impulse.boundary_iterations, 1);
+  // The resting points, rebuilt each sweep in the array of the first (the step's biggest).
+  std::vector<RestingPoint> resting;
   for (int sweep = 0; sweep < sweeps; ++sweep) {
     // Where the current velocities and corrections would take every body.
     std::vector<RigidBody> posed = world.bodies;
@@ -72,7 +74,7 @@ void solve_by_impulses(World& world, const StepSettings& settings, std::vector<R
     std::vector<std::size_t> first_point(found.faces.size() + 1, 0);
     for (std::size_t f = 0; f < found.faces.size(); ++f)
       first_point[f + 1] = first_point[f] + (face_collides[f] ? 0 : found.faces[f].points.size());
-    std::vector<RestingPoint> resting(first_point.back());
+    resting.resize(first_point.back());
     std::vector<std::size_t> face_of_point(resting.size());
     double deepest = 0;
 #pragma omp parallel for schedule(dynamic, 64) reduction(max : deepest) if (found.faces.size() >= smallest_parallel_loop)
