@@ -1,0 +1,62 @@
+// The resting impulse store on its own: sorted by key whatever order the entries come in,
+// the last of equal keys kept, and one store through a step: the last step's entries found
+// as such until a sweep sets them, and only the step's own kept at its end.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "solver/resting_impulses.h"
+
+namespace scree::solver {
+namespace {
+
+RestingKey key(std::uint32_t a, std::uint32_t b, std::int32_t node) { return {a, b, 0, node}; }
+
+TEST(RestingImpulses, SortsByKeyAndKeepsTheLastOfEqualKeys) {
+  // Keys of several grains A, in an order that is neither A's nor the nodes'.
+  std::vector<RestingImpulses::Entry> entries;
+  for (std::uint32_t a : {7u, 2u, 9u, 2u, 0u, 7u})
+    for (std::int32_t node : {5, 1, 3}) entries.push_back({key(a, a + 1, node), Vec3(a, node, 0)});
+  entries.push_back({key(2, 3, 1), Vec3(-1, -1, -1)});  // the same key again, given last
+  const RestingImpulses store(entries);
+  EXPECT_EQ(store.size(), 12u);  // 4 grains × 3 nodes
+  EXPECT_TRUE(std::is_sorted(store.begin(), store.end(), [](const auto& x, const auto& y) { return x.first < y.first; }));
+  ASSERT_NE(store.find(key(2, 3, 1)), nullptr);
+  EXPECT_EQ(*store.find(key(2, 3, 1)), Vec3(-1, -1, -1));
+  EXPECT_EQ(*store.find(key(9, 10, 3)), Vec3(9, 3, 0));
+  EXPECT_EQ(store.find(key(9, 10, 4)), nullptr);
+  EXPECT_EQ(store.find(key(1, 2, 1)), nullptr);
+}
+
+TEST(RestingImpulses, OneStoreThroughAStepKeepsTheStepsOwn) {
+  // The last step left points 1 and 2; the first sweep sets 2 and 3, a second sweep 3 again.
+  RestingImpulses store({{key(0, 1, 1), Vec3(1, 0, 0)}, {key(0, 1, 2), Vec3(2, 0, 0)}});
+  EXPECT_NE(store.find_of_last_step(key(0, 1, 1)), nullptr);
+  EXPECT_EQ(store.find_of_this_step(key(0, 1, 1)), nullptr);
+
+  store.update(RestingImpulses({{key(0, 1, 3), Vec3(30, 0, 0)}, {key(0, 1, 2), Vec3(20, 0, 0)}}));
+  EXPECT_EQ(store.size(), 3u);
+  ASSERT_NE(store.find_of_last_step(key(0, 1, 1)), nullptr);  // not set in this step yet
+  EXPECT_EQ(*store.find_of_last_step(key(0, 1, 1)), Vec3(1, 0, 0));
+  EXPECT_EQ(store.find_of_last_step(key(0, 1, 2)), nullptr);  // replaced by the sweep's
+  ASSERT_NE(store.find_of_this_step(key(0, 1, 2)), nullptr);
+  EXPECT_EQ(*store.find_of_this_step(key(0, 1, 2)), Vec3(20, 0, 0));
+
+  store.update(RestingImpulses({{key(0, 1, 3), Vec3(31, 0, 0)}}));
+  EXPECT_EQ(*store.find_of_this_step(key(0, 1, 3)), Vec3(31, 0, 0));
+  EXPECT_EQ(*store.find_of_this_step(key(0, 1, 2)), Vec3(20, 0, 0));  // an earlier sweep's stays
+
+  store.keep_this_step();
+  EXPECT_EQ(store, RestingImpulses({{key(0, 1, 2), Vec3(20, 0, 0)}, {key(0, 1, 3), Vec3(31, 0, 0)}}));
+  EXPECT_NE(store.find_of_last_step(key(0, 1, 3)), nullptr);  // the next step's last step
+}
+
+TEST(RestingImpulses, AStepThatSetsNothingKeepsNothing) {
+  RestingImpulses store({{key(0, 1, 1), Vec3(1, 0, 0)}});
+  store.keep_this_step();
+  EXPECT_TRUE(store.empty());
+}
+
+}  // namespace
+}  // namespace scree::solver
