@@ -73,38 +73,36 @@ class RestingImpulses {
   }
 
   // Takes in the entries of `newer` as the step's own; they replace any of the same key. The
-  // merge is made in an array of exactly its size: a settled heap's step holds two of these
-  // at once (the store and the sweep's), and they are its biggest arrays after the points.
+  // merge runs from the back in place, into the array's spare room (keep_this_step keeps the
+  // room the step's merges took): a settled heap's step then holds two such arrays at most
+  // (the store and the sweep's), and they are its biggest after the points.
   void update(RestingImpulses newer) {
-    if (entries_.empty()) {
-      entries_ = std::move(newer.entries_);
-      this_step_.assign(entries_.size(), true);
-      return;
-    }
     std::size_t size = entries_.size() + newer.size();
     for (auto older = entries_.begin(), e = newer.entries_.begin(); older != entries_.end() && e != newer.entries_.end();) {
       if (older->first < e->first) ++older;
       else if (e->first < older->first) ++e;
       else --size, ++older, ++e;
     }
-    std::vector<Entry> merged;
-    std::vector<bool> merged_this_step;
-    merged.reserve(size);
-    merged_this_step.reserve(size);
-    std::size_t older = 0;
-    auto keep_older = [&] {
-      merged.push_back(entries_[older]);
-      merged_this_step.push_back(this_step_[older++]);
-    };
-    for (const Entry& e : newer.entries_) {
-      while (older < entries_.size() && entries_[older].first < e.first) keep_older();
-      if (older < entries_.size() && entries_[older].first == e.first) ++older;
-      merged.push_back(e);
-      merged_this_step.push_back(true);
+    std::size_t older = entries_.size(), next = newer.size(), to = size;
+    if (size > entries_.capacity()) entries_.reserve(size + size / 16);  // not twice: a step adds few
+    entries_.resize(size);
+    this_step_.resize(size);
+    // What is still to be placed lies at or before `to`: the older entries left are at most
+    // as many as the places left.
+    while (next > 0) {
+      const Entry& e = newer.entries_[next - 1];
+      --to;
+      if (older > 0 && e.first < entries_[older - 1].first) {
+        entries_[to] = entries_[older - 1];
+        this_step_[to] = this_step_[older - 1];
+        --older;
+        continue;
+      }
+      if (older > 0 && entries_[older - 1].first == e.first) --older;
+      entries_[to] = e;
+      this_step_[to] = true;
+      --next;
     }
-    while (older < entries_.size()) keep_older();
-    entries_ = std::move(merged);
-    this_step_ = std::move(merged_this_step);
   }
   // Ends the step: only the entries it set are kept, now the last step's.
   void keep_this_step() {
