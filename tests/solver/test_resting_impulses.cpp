@@ -52,6 +52,20 @@ TEST(RestingImpulses, OneStoreThroughAStepKeepsTheStepsOwn) {
   EXPECT_NE(store.find_of_last_step(key(0, 1, 3)), nullptr);  // the next step's last step
 }
 
+TEST(RestingImpulses, AMergePlacesNewKeysAmongTheOldInOrder) {
+  // New keys before, between and after the old ones, and one of them again.
+  RestingImpulses store({{key(1, 2, 4), Vec3(4, 0, 0)}, {key(3, 4, 2), Vec3(32, 0, 0)}});
+  store.update(RestingImpulses({{key(0, 1, 9), Vec3(9, 0, 0)},
+                                {key(3, 4, 2), Vec3(-32, 0, 0)},
+                                {key(2, 3, 1), Vec3(21, 0, 0)},
+                                {key(5, 6, 0), Vec3(50, 0, 0)}}));
+  ASSERT_EQ(store.size(), 5u);
+  EXPECT_TRUE(std::is_sorted(store.begin(), store.end(), [](const auto& x, const auto& y) { return x.first < y.first; }));
+  EXPECT_EQ(*store.find_of_this_step(key(3, 4, 2)), Vec3(-32, 0, 0));
+  EXPECT_EQ(*store.find_of_last_step(key(1, 2, 4)), Vec3(4, 0, 0));
+  for (const RestingKey& k : {key(0, 1, 9), key(2, 3, 1), key(5, 6, 0)}) EXPECT_NE(store.find_of_this_step(k), nullptr);
+}
+
 TEST(RestingImpulses, AStepThatSetsNothingKeepsNothing) {
   RestingImpulses store({{key(0, 1, 1), Vec3(1, 0, 0)}});
   store.keep_this_step();
