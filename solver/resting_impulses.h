@@ -56,11 +56,6 @@ class RestingImpulses {
     this_step_.assign(kept, false);
   }
 
-  // The impulse of `key`, or nullptr.
-  const Vec3* find(const RestingKey& key) const {
-    const std::size_t k = place(key);
-    return k < entries_.size() ? &entries_[k].second : nullptr;
-  }
   // The impulse of `key` if the step under way set it, or nullptr.
   const Vec3* find_of_this_step(const RestingKey& key) const {
     const std::size_t k = place(key);

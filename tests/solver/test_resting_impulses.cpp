@@ -22,11 +22,11 @@ TEST(RestingImpulses, SortsByKeyAndKeepsTheLastOfEqualKeys) {
   const RestingImpulses store(entries);
   EXPECT_EQ(store.size(), 12u);  // 4 grains × 3 nodes
   EXPECT_TRUE(std::is_sorted(store.begin(), store.end(), [](const auto& x, const auto& y) { return x.first < y.first; }));
-  ASSERT_NE(store.find(key(2, 3, 1)), nullptr);
-  EXPECT_EQ(*store.find(key(2, 3, 1)), Vec3(-1, -1, -1));
-  EXPECT_EQ(*store.find(key(9, 10, 3)), Vec3(9, 3, 0));
-  EXPECT_EQ(store.find(key(9, 10, 4)), nullptr);
-  EXPECT_EQ(store.find(key(1, 2, 1)), nullptr);
+  ASSERT_NE(store.find_of_last_step(key(2, 3, 1)), nullptr);
+  EXPECT_EQ(*store.find_of_last_step(key(2, 3, 1)), Vec3(-1, -1, -1));
+  EXPECT_EQ(*store.find_of_last_step(key(9, 10, 3)), Vec3(9, 3, 0));
+  EXPECT_EQ(store.find_of_last_step(key(9, 10, 4)), nullptr);
+  EXPECT_EQ(store.find_of_last_step(key(1, 2, 1)), nullptr);
 }
 
 TEST(RestingImpulses, OneStoreThroughAStepKeepsTheStepsOwn) {
