@@ -56,15 +56,25 @@ class RestingImpulses {
     this_step_.assign(kept, false);
   }
 
+  // The impulse of `key` (nullptr if none), and whether the step under way set it (else it
+  // is the last step's): one search for what a point starts from.
+  struct Found {
+    const Vec3* impulse;
+    bool this_step;
+  };
+  Found find(const RestingKey& key) const {
+    const std::size_t k = place(key);
+    return k < entries_.size() ? Found{&entries_[k].second, this_step_[k]} : Found{nullptr, false};
+  }
   // The impulse of `key` if the step under way set it, or nullptr.
   const Vec3* find_of_this_step(const RestingKey& key) const {
-    const std::size_t k = place(key);
-    return k < entries_.size() && this_step_[k] ? &entries_[k].second : nullptr;
+    const Found found = find(key);
+    return found.this_step ? found.impulse : nullptr;
   }
   // The impulse of `key` if it is the last step's (the step under way has not set it), or nullptr.
   const Vec3* find_of_last_step(const RestingKey& key) const {
-    const std::size_t k = place(key);
-    return k < entries_.size() && !this_step_[k] ? &entries_[k].second : nullptr;
+    const Found found = find(key);
+    return found.this_step ? nullptr : found.impulse;
   }
 
   // Takes in the entries of `newer` as the step's own; they replace any of the same key. The

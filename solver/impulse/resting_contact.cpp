@@ -407,13 +407,13 @@ std::pair<std::vector<std::uint32_t>, int> solve_islands(const std::vector<bool>
     RestingPoint& p = points[k];
     pairs[k] = {p.a(), p.b()};
     const ContactFrame frame = p.frame();
-    if (const Vec3* earlier = impulses.find_of_this_step(p.key)) {
-      p.held = held_from(frame, *earlier);
+    const RestingImpulses::Found found = impulses.find(p.key);
+    if (found.impulse && found.this_step) {
+      p.held = held_from(frame, *found.impulse);
       continue;
     }
-    const Vec3* last = impulses.find_of_last_step(p.key);
-    if (!last || settings.warm_start == 0) continue;
-    p.held = held_from(frame, settings.warm_start * *last);
+    if (!found.impulse || settings.warm_start == 0) continue;
+    p.held = held_from(frame, settings.warm_start * *found.impulse);
     const double cap = p.friction * p.held.x();
     const double friction = std::hypot(p.held.y(), p.held.z());
     if (friction > cap) {
