@@ -9,6 +9,118 @@
 
 namespace scree::solver {
 
+namespace {
+
+// What a sweep met before its resting solve.
+struct SweepContacts {
+  bool collided;   // some contact approached faster than the resting speed
+  double deepest;  // m, the deepest resting support point
+};
+
+// A sweep up to its resting solve, where `posed` would take the bodies: contacts found,
+// collisions among them resolved on `posed` (their books in `world` and `report`), and the
+// resting points of the faces that do not collide built into `resting`; with `closing`
+// (the last of several sweeps) nothing collides. Its contacts, faces and support points end
+// here: the resting solve after it holds a step's peak of memory, and they are no part of it
+// (docs/benchmarks.md, "The eighth pass").
+SweepContacts collide_and_gather(World& world, const ImpulseSettings& settings, double dt, double skin,
+                                 double resting_speed, bool closing, const std::vector<bool>& is_static,
+                                 std::vector<RigidBody>& posed, const RestingBodies& resting_bodies,
+                                 std::vector<RestingPoint>& resting, StepReport& report) {
+  const FoundContacts found = find_contacts(world, posed, dt, resting_speed * dt, &world.neighbours, skin, &world.near_nodes);
+  const std::vector<Contact>& contacts = found.contacts;
+  report.contacts = contacts.size();
+
+  // Collisions: contacts approaching faster than the resting speed, resolved by the energy
+  // tracking method. A face with no such contact rests on its support points: seed 000 does
+  // this against walls only and leaves the grains of a heap to the ETM, whose increments then
+  // dominate the step (each step's gravity is compressed and released in α increments at
+  // every contact, round after round); below a few steps of gravity, restitution changes
+  // nothing a user could see.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> collision_pairs;
+  std::vector<std::size_t> collision_contact;
+  std::vector<bool> face_collides(found.faces.size(), false);
+  for (std::size_t c = 0; c < contacts.size() && !closing; ++c) {
+    const double u_n = contacts[c].normal.dot(contact_point(posed, contacts[c]).relative_velocity());
+    if (u_n < -resting_speed) {
+      collision_pairs.emplace_back(contacts[c].a, contacts[c].b);
+      collision_contact.push_back(c);
+      face_collides[contacts[c].face] = true;
+    }
+  }
+  // The resting points of the faces that do not collide, in face order (built side by side
+  // into their places).
+  std::vector<std::size_t> first_point(found.faces.size() + 1, 0);
+  for (std::size_t f = 0; f < found.faces.size(); ++f)
+    first_point[f + 1] = first_point[f] + (face_collides[f] ? 0 : found.faces[f].points.size());
+  resting.resize(first_point.back());
+  std::vector<std::size_t> face_of_point(resting.size());
+  double deepest = 0;
+#pragma omp parallel for schedule(dynamic, 64) reduction(max : deepest) if (found.faces.size() >= smallest_parallel_loop)
+  for (std::size_t f = 0; f < found.faces.size(); ++f) {
+    if (face_collides[f]) continue;
+    const SupportFace& face = found.faces[f];
+    const double mu = world.law(world.material[face.grain], world.body_material(face.body)).friction;
+    for (std::size_t k = 0; k < face.points.size(); ++k) {
+      resting[first_point[f] + k] = resting_point(face, face.points[k], mu, resting_bodies, dt);
+      face_of_point[first_point[f] + k] = f;
+      deepest = std::max(deepest, face.points[k].depth);
+    }
+  }
+  std::vector<double> approach_before;  // only needed when something collides
+  if (!collision_contact.empty())
+    for (const RestingPoint& r : resting) approach_before.push_back(r.normal_velocity(posed));
+  auto law_of = [&](const Contact& c) -> const ContactLaw& {
+    return world.law(world.material[c.a], world.body_material(c.b));
+  };
+  // Islands share no moving body, so they are resolved side by side, each as alone; their
+  // books are added in island order.
+  const std::vector<Island> islands = contact_islands(collision_pairs, is_static);
+  std::vector<CollisionBooks> island_books(islands.size());
+#pragma omp parallel for schedule(dynamic) if (islands.size() > 1 && collision_contact.size() >= smallest_parallel_loop)
+  for (std::size_t k = 0; k < islands.size(); ++k) {
+    std::vector<Collision> collisions;
+    for (std::uint32_t c : islands[k].contacts) {
+      const Contact& contact = contacts[collision_contact[c]];
+      const ContactLaw& law = law_of(contact);
+      collisions.push_back({contact.a, contact.b, contact.point, contact.normal, law.friction, law.restitution});
+    }
+    island_books[k] = resolve_collisions(posed, collisions, settings.collisions);
+  }
+  for (std::size_t i = 0; i < islands.size(); ++i) {
+    const Island& island = islands[i];
+    const CollisionBooks& books = island_books[i];
+    ++report.islands;
+    report.increments += books.increments;
+    report.stored_peak = std::max(report.stored_peak, books.stored_peak);
+    world.energy.restitution += books.restitution_loss;
+    world.energy.friction += books.friction_loss;
+    for (std::size_t k = 0; k < island.contacts.size(); ++k) {
+      const Contact& c = contacts[collision_contact[island.contacts[k]]];
+      if (c.wall < 0) continue;
+      world.energy.wall_work += world.walls[c.wall].velocity.dot(books.impulses[k]);
+      report.wall_impulse[c.wall] -= books.impulses[k];
+    }
+  }
+  // A face the collisions have just driven together faster than the resting speed (the
+  // next ball of a row struck by the first) collides in the next sweep: resting contact
+  // would stop it inelastically, and an elastic row would lose energy.
+  if (!collision_contact.empty()) {
+    std::vector<bool> struck(found.faces.size(), false);
+    for (std::size_t k = 0; k < resting.size(); ++k) {
+      const double u_n = resting[k].normal_velocity(posed);
+      if (u_n < -resting_speed && u_n < approach_before[k]) struck[face_of_point[k]] = true;
+    }
+    std::size_t kept = 0;
+    for (std::size_t k = 0; k < resting.size(); ++k)
+      if (!struck[face_of_point[k]]) resting[kept++] = resting[k];
+    resting.erase(resting.begin() + std::ptrdiff_t(kept), resting.end());
+  }
+  return {!collision_contact.empty(), deepest};
+}
+
+}  // namespace
+
 void solve_by_impulses(World& world, const StepSettings& settings, std::vector<RigidBody>& corrections, StepReport& report) {
   const double dt = settings.time_step;
   const std::size_t n = world.grain_count();
@@ -41,109 +153,20 @@ void solve_by_impulses(World& world, const StepSettings& settings, std::vector<R
     // Where the current velocities and corrections would take every body.
     std::vector<RigidBody> posed = world.bodies;
     move_bodies(posed, corrections, dt);
-    const FoundContacts found = find_contacts(world, posed, dt, resting_speed * dt, &world.neighbours, skin, &world.near_nodes);
-    const std::vector<Contact>& contacts = found.contacts;
-    report.contacts = contacts.size();
-
-    // Collisions: contacts approaching faster than the resting speed, resolved by the energy
-    // tracking method. A face with no such contact rests on its support points: seed 000 does
-    // this against walls only and leaves the grains of a heap to the ETM, whose increments then
-    // dominate the step (each step's gravity is compressed and released in α increments at
-    // every contact, round after round); below a few steps of gravity, restitution changes
-    // nothing a user could see.
-    //
+    RestingBodies resting_bodies(posed, corrections);
     // The last of several sweeps collides nothing: what still approaches then is stopped as
     // resting contact, which ends the step touching. A collision resolved in the last sweep
     // drives the body below it on into what it rests on, with no sweep left to stop it (the
     // base of a rock mass ended steps 7 cm inside the ground).
     const bool closing = sweeps > 1 && sweep + 1 == sweeps;
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> collision_pairs;
-    std::vector<std::size_t> collision_contact;
-    std::vector<bool> face_collides(found.faces.size(), false);
-    for (std::size_t c = 0; c < contacts.size() && !closing; ++c) {
-      const double u_n = contacts[c].normal.dot(contact_point(posed, contacts[c]).relative_velocity());
-      if (u_n < -resting_speed) {
-        collision_pairs.emplace_back(contacts[c].a, contacts[c].b);
-        collision_contact.push_back(c);
-        face_collides[contacts[c].face] = true;
-      }
-    }
-    RestingBodies resting_bodies(posed, corrections);
-    // The resting points of the faces that do not collide, in face order (built side by side
-    // into their places).
-    std::vector<std::size_t> first_point(found.faces.size() + 1, 0);
-    for (std::size_t f = 0; f < found.faces.size(); ++f)
-      first_point[f + 1] = first_point[f] + (face_collides[f] ? 0 : found.faces[f].points.size());
-    resting.resize(first_point.back());
-    std::vector<std::size_t> face_of_point(resting.size());
-    double deepest = 0;
-#pragma omp parallel for schedule(dynamic, 64) reduction(max : deepest) if (found.faces.size() >= smallest_parallel_loop)
-    for (std::size_t f = 0; f < found.faces.size(); ++f) {
-      if (face_collides[f]) continue;
-      const SupportFace& face = found.faces[f];
-      const double mu = world.law(world.material[face.grain], world.body_material(face.body)).friction;
-      for (std::size_t k = 0; k < face.points.size(); ++k) {
-        resting[first_point[f] + k] = resting_point(face, face.points[k], mu, resting_bodies, dt);
-        face_of_point[first_point[f] + k] = f;
-        deepest = std::max(deepest, face.points[k].depth);
-      }
-    }
+    const SweepContacts met = collide_and_gather(world, settings.impulse, dt, skin, resting_speed, closing, is_static,
+                                                 posed, resting_bodies, resting, report);
     // Done when nothing collides and the step ends with resting contacts touching, to a
     // hundredth of what one step of gravity would move. The first sweep always solves: its
     // warm start is what holds a heap still.
-    if (collision_contact.empty() && (resting.empty() || (sweep > 0 && deepest <= tolerated_depth)))
-      break;
+    if (!met.collided && (resting.empty() || (sweep > 0 && met.deepest <= tolerated_depth))) break;
     report.sweeps = sweep + 1;
 
-    std::vector<double> approach_before;  // only needed when something collides
-    if (!collision_contact.empty())
-      for (const RestingPoint& r : resting) approach_before.push_back(r.normal_velocity(posed));
-    auto law_of = [&](const Contact& c) -> const ContactLaw& {
-      return world.law(world.material[c.a], world.body_material(c.b));
-    };
-    // Islands share no moving body, so they are resolved side by side, each as alone; their
-    // books are added in island order.
-    const std::vector<Island> islands = contact_islands(collision_pairs, is_static);
-    std::vector<CollisionBooks> island_books(islands.size());
-#pragma omp parallel for schedule(dynamic) if (islands.size() > 1 && collision_contact.size() >= smallest_parallel_loop)
-    for (std::size_t k = 0; k < islands.size(); ++k) {
-      std::vector<Collision> collisions;
-      for (std::uint32_t c : islands[k].contacts) {
-        const Contact& contact = contacts[collision_contact[c]];
-        const ContactLaw& law = law_of(contact);
-        collisions.push_back({contact.a, contact.b, contact.point, contact.normal, law.friction, law.restitution});
-      }
-      island_books[k] = resolve_collisions(posed, collisions, settings.impulse.collisions);
-    }
-    for (std::size_t i = 0; i < islands.size(); ++i) {
-      const Island& island = islands[i];
-      const CollisionBooks& books = island_books[i];
-      ++report.islands;
-      report.increments += books.increments;
-      report.stored_peak = std::max(report.stored_peak, books.stored_peak);
-      world.energy.restitution += books.restitution_loss;
-      world.energy.friction += books.friction_loss;
-      for (std::size_t k = 0; k < island.contacts.size(); ++k) {
-        const Contact& c = contacts[collision_contact[island.contacts[k]]];
-        if (c.wall < 0) continue;
-        world.energy.wall_work += world.walls[c.wall].velocity.dot(books.impulses[k]);
-        report.wall_impulse[c.wall] -= books.impulses[k];
-      }
-    }
-    // A face the collisions have just driven together faster than the resting speed (the
-    // next ball of a row struck by the first) collides in the next sweep: resting contact
-    // would stop it inelastically, and an elastic row would lose energy.
-    if (!collision_contact.empty()) {
-      std::vector<bool> struck(found.faces.size(), false);
-      for (std::size_t k = 0; k < resting.size(); ++k) {
-        const double u_n = resting[k].normal_velocity(posed);
-        if (u_n < -resting_speed && u_n < approach_before[k]) struck[face_of_point[k]] = true;
-      }
-      std::size_t kept = 0;
-      for (std::size_t k = 0; k < resting.size(); ++k)
-        if (!struck[face_of_point[k]]) resting[kept++] = resting[k];
-      resting.erase(resting.begin() + std::ptrdiff_t(kept), resting.end());
-    }
     // A later sweep starts from what the earlier ones applied: the load has travelled along
     // the island's depth already, and what is left to carry is what the collisions and the
     // bodies' new places changed. Half the budget does that (docs/benchmarks.md, the sixth
