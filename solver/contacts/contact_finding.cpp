@@ -110,15 +110,23 @@ class ContactFinder {
         neighbours ? neighbours->pairs(centres, radii, widest, skin) : overlapping_pairs(centres, radii, widest);
     std::vector<Batch> pair_batches(pairs.size()), grain_batches(n);
     // Each pair takes its cached near nodes over, or starts none (the cache then holds the
-    // pairs of this search, in its order).
-    std::vector<std::array<NearNodes, 2>> near(cache_ ? pairs.size() : 0);
+    // pairs of this search, in its order). Where the pairs are the cache's, as in most of a
+    // settled heap's searches, they are searched in the cache's own lists: a second array of
+    // them would be a step's peak of memory (docs/benchmarks.md, "The eighth pass").
+    const bool cached_pairs = cache_ && cache_->pairs.size() == pairs.size() &&
+                              std::equal(pairs.begin(), pairs.end(), cache_->pairs.begin(), [](const BodyPair& p, std::uint64_t key) {
+                                return pair_key(p.first, p.second) == key;
+                              });
+    std::vector<std::array<NearNodes, 2>> near(cache_ && !cached_pairs ? pairs.size() : 0);
     // One team for both loops (waking it costs more than either loop of a small step).
 #pragma omp parallel if (pairs.size() + n >= smallest_parallel_loop)
     {
 #pragma omp for schedule(dynamic, 16) nowait
       for (std::size_t k = 0; k < pairs.size(); ++k) {
         std::array<NearNodes, 2>* pair_near = nullptr;
-        if (cache_) {
+        if (cached_pairs) {
+          pair_near = &cache_->near[k];
+        } else if (cache_) {
           pair_near = &near[k];
           const std::uint64_t key = pair_key(pairs[k].first, pairs[k].second);
           const auto it = std::lower_bound(cache_->pairs.begin(), cache_->pairs.end(), key);
@@ -132,7 +140,7 @@ class ContactFinder {
         if (world_.terrain) grain_terrain(grain_batches[i], i);
       }
     }
-    if (cache_) {
+    if (cache_ && !cached_pairs) {
       cache_->pairs.clear();
       for (const BodyPair& p : pairs) cache_->pairs.push_back(pair_key(p.first, p.second));
       cache_->near = std::move(near);
