@@ -31,29 +31,12 @@ class RestingImpulses {
 
   RestingImpulses() = default;
   // Entries in any order, none of them of the step under way; of equal keys the last one
-  // given is kept. Sorted by A first (a count of each A's entries places them, in the order
-  // given), then each A's few entries by the rest of the key in place: linear in the
-  // entries, where a general sort of a heap's 30 000 took the books' share of a step on one
-  // thread (docs/benchmarks.md, the seventh pass).
+  // given is kept.
   explicit RestingImpulses(std::vector<Entry> entries) {
-    std::uint32_t a_count = 0;
-    for (const Entry& e : entries) a_count = std::max(a_count, e.first.a + 1);
-    std::vector<std::uint32_t> next(a_count + 1, 0);  // A's first place
-    for (const Entry& e : entries) ++next[e.first.a + 1];
-    for (std::uint32_t a = 0; a < a_count; ++a) next[a + 1] += next[a];
-    entries_.resize(entries.size());
-    for (const Entry& e : entries) entries_[next[e.first.a]++] = e;
-    entries = {};
-    auto before = [](const Entry& x, const Entry& y) { return x.first < y.first; };
-    for (std::size_t k = 1; k < entries_.size(); ++k)  // insertion, stable; runs of one A only
-      for (std::size_t j = k; j > 0 && before(entries_[j], entries_[j - 1]); --j) std::swap(entries_[j], entries_[j - 1]);
-    std::size_t kept = 0;
-    for (const Entry& e : entries_) {
-      if (kept > 0 && entries_[kept - 1].first == e.first) entries_[kept - 1] = e;
-      else entries_[kept++] = e;
-    }
-    entries_.resize(kept);
-    this_step_.assign(kept, false);
+    const std::vector<std::uint32_t> order = sorted_order(entries.size(), [&](std::size_t k) { return entries[k].first; });
+    entries_.reserve(order.size());
+    for (std::uint32_t k : order) entries_.push_back(entries[k]);
+    this_step_.assign(entries_.size(), false);
   }
 
   // The impulse of `key` (nullptr if none), and whether the step under way set it (else it
@@ -77,37 +60,47 @@ class RestingImpulses {
     return found.this_step ? nullptr : found.impulse;
   }
 
-  // Takes in the entries of `newer` as the step's own; they replace any of the same key. The
-  // merge runs from the back in place, into the array's spare room (keep_this_step keeps the
-  // room the step's merges took): a settled heap's step then holds two such arrays at most
-  // (the store and the sweep's), and they are its biggest after the points.
-  void update(RestingImpulses newer) {
-    std::size_t size = entries_.size() + newer.size();
-    for (auto older = entries_.begin(), e = newer.entries_.begin(); older != entries_.end() && e != newer.entries_.end();) {
-      if (older->first < e->first) ++older;
-      else if (e->first < older->first) ++e;
+  // Takes in `count` entries, the k-th of key key_of(k) and impulse impulse_of(k), as the
+  // step's own; they replace any of the same key, and of equal keys among them the last is
+  // kept. They are read where they lie (a sweep's resting points), sorted as indices: a
+  // sorted copy of them would be a step's peak of memory (docs/benchmarks.md, "The eighth
+  // pass"). The merge runs from the back in place, into the array's spare room
+  // (keep_this_step keeps the room the step's merges took).
+  template <class KeyOf, class ImpulseOf>
+  void update(std::size_t count, const KeyOf& key_of, const ImpulseOf& impulse_of) {
+    const std::vector<std::uint32_t> order = sorted_order(count, key_of);
+    std::size_t size = entries_.size() + order.size();
+    for (std::size_t older = 0, e = 0; older < entries_.size() && e < order.size();) {
+      const RestingKey key = key_of(order[e]);
+      if (entries_[older].first < key) ++older;
+      else if (key < entries_[older].first) ++e;
       else --size, ++older, ++e;
     }
-    std::size_t older = entries_.size(), next = newer.size(), to = size;
+    std::size_t older = entries_.size(), next = order.size(), to = size;
     if (size > entries_.capacity()) entries_.reserve(size + size / 16);  // not twice: a step adds few
     entries_.resize(size);
     this_step_.resize(size);
     // What is still to be placed lies at or before `to`: the older entries left are at most
     // as many as the places left.
     while (next > 0) {
-      const Entry& e = newer.entries_[next - 1];
+      const RestingKey key = key_of(order[next - 1]);
       --to;
-      if (older > 0 && e.first < entries_[older - 1].first) {
+      if (older > 0 && key < entries_[older - 1].first) {
         entries_[to] = entries_[older - 1];
         this_step_[to] = this_step_[older - 1];
         --older;
         continue;
       }
-      if (older > 0 && entries_[older - 1].first == e.first) --older;
-      entries_[to] = e;
+      if (older > 0 && entries_[older - 1].first == key) --older;
+      entries_[to] = {key, impulse_of(order[next - 1])};
       this_step_[to] = true;
       --next;
     }
+  }
+  // The entries of `newer` as the step's own, as above.
+  void update(const RestingImpulses& newer) {
+    update(newer.size(), [&](std::size_t k) { return newer.entries_[k].first; },
+           [&](std::size_t k) { return newer.entries_[k].second; });
   }
   // Ends the step: only the entries it set are kept, now the last step's.
   void keep_this_step() {
@@ -125,6 +118,31 @@ class RestingImpulses {
   bool operator==(const RestingImpulses&) const = default;
 
  private:
+  // The order of `count` keys (key_of(k), k < count) sorted, of equal keys only the last
+  // given. By A first (a count of each A's keys places them, in the order given), then each
+  // A's few keys by the rest of the key in place: linear in the keys, where a general sort of
+  // a heap's 30 000 took the books' share of a step on one thread (docs/benchmarks.md, the
+  // seventh pass).
+  template <class KeyOf>
+  static std::vector<std::uint32_t> sorted_order(std::size_t count, const KeyOf& key_of) {
+    std::uint32_t a_count = 0;
+    for (std::size_t k = 0; k < count; ++k) a_count = std::max(a_count, key_of(k).a + 1);
+    std::vector<std::uint32_t> next(a_count + 1, 0);  // A's first place
+    for (std::size_t k = 0; k < count; ++k) ++next[key_of(k).a + 1];
+    for (std::uint32_t a = 0; a < a_count; ++a) next[a + 1] += next[a];
+    std::vector<std::uint32_t> order(count);
+    for (std::size_t k = 0; k < count; ++k) order[next[key_of(k).a]++] = std::uint32_t(k);
+    for (std::size_t k = 1; k < count; ++k)  // insertion, stable; runs of one A only
+      for (std::size_t j = k; j > 0 && key_of(order[j]) < key_of(order[j - 1]); --j) std::swap(order[j], order[j - 1]);
+    std::size_t kept = 0;
+    for (std::uint32_t k : order) {
+      if (kept > 0 && key_of(order[kept - 1]) == key_of(k)) order[kept - 1] = k;
+      else order[kept++] = k;
+    }
+    order.resize(kept);
+    return order;
+  }
+
   // The place of `key`, or size() if it has none.
   std::size_t place(const RestingKey& key) const {
     const auto it = std::lower_bound(entries_.begin(), entries_.end(), key,

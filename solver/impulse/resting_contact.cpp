@@ -491,8 +491,6 @@ int rest(World& world, const std::vector<bool>& is_static, RestingImpulses& impu
   const auto [place, passes] = solve_islands(is_static, impulses, points, bodies, settings);
 
   // The books, point by point in their first order.
-  std::vector<RestingImpulses::Entry> applied;
-  applied.reserve(points.size());
   for (std::uint32_t at : place) {
     const RestingPoint& p = points[at];
     world.energy.resting -= p.normal_work;
@@ -505,9 +503,9 @@ int rest(World& world, const std::vector<bool>& is_static, RestingImpulses& impu
       world.energy.wall_work += world.walls[p.wall].velocity.dot(impulse);
       report.wall_impulse[p.wall] -= impulse;
     }
-    applied.push_back({p.key, p.impulse()});
   }
-  impulses.update(RestingImpulses(std::move(applied)));
+  impulses.update(
+      points.size(), [&](std::size_t k) { return points[place[k]].key; }, [&](std::size_t k) { return points[place[k]].impulse(); });
   return passes;
 }
 
