@@ -147,9 +147,8 @@ void solve_by_impulses(World& world, const StepSettings& settings, std::vector<R
   // step keeps its own.
   RestingImpulses impulses = std::move(world.resting_impulses);
   const int sweeps = std::max(settings.impulse.boundary_iterations, 1);
-  // The resting points, rebuilt each sweep in the array of the first (the step's biggest).
-  std::vector<RestingPoint> resting;
   for (int sweep = 0; sweep < sweeps; ++sweep) {
+    std::vector<RestingPoint> resting;
     // Where the current velocities and corrections would take every body.
     std::vector<RigidBody> posed = world.bodies;
     move_bodies(posed, corrections, dt);
