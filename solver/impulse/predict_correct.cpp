@@ -26,7 +26,7 @@ struct SweepContacts {
 SweepContacts collide_and_gather(World& world, const ImpulseSettings& settings, double dt, double skin,
                                  double resting_speed, bool closing, const std::vector<bool>& is_static,
                                  std::vector<RigidBody>& posed, const RestingBodies& resting_bodies,
-                                 std::vector<RestingPoint>& resting, StepReport& report) {
+                                 RestingContacts& resting, StepReport& report) {
   const FoundContacts found = find_contacts(world, posed, dt, resting_speed * dt, &world.neighbours, skin, &world.near_nodes);
   const std::vector<Contact>& contacts = found.contacts;
   report.contacts = contacts.size();
@@ -48,28 +48,27 @@ SweepContacts collide_and_gather(World& world, const ImpulseSettings& settings, 
       face_collides[contacts[c].face] = true;
     }
   }
-  // The resting points of the faces that do not collide, in face order (built side by side
-  // into their places).
+  // The faces (numbered as found) and the resting points of those that do not collide, in
+  // face order (built side by side into their places).
   std::vector<std::size_t> first_point(found.faces.size() + 1, 0);
   for (std::size_t f = 0; f < found.faces.size(); ++f)
     first_point[f + 1] = first_point[f] + (face_collides[f] ? 0 : found.faces[f].points.size());
-  resting.resize(first_point.back());
-  std::vector<std::size_t> face_of_point(resting.size());
+  resting.faces.resize(found.faces.size());
+  resting.points.resize(first_point.back());
   double deepest = 0;
 #pragma omp parallel for schedule(dynamic, 64) reduction(max : deepest) if (found.faces.size() >= smallest_parallel_loop)
   for (std::size_t f = 0; f < found.faces.size(); ++f) {
-    if (face_collides[f]) continue;
     const SupportFace& face = found.faces[f];
-    const double mu = world.law(world.material[face.grain], world.body_material(face.body)).friction;
+    resting.faces[f] = resting_face(face, world.law(world.material[face.grain], world.body_material(face.body)).friction);
+    if (face_collides[f]) continue;
     for (std::size_t k = 0; k < face.points.size(); ++k) {
-      resting[first_point[f] + k] = resting_point(face, face.points[k], mu, resting_bodies, dt);
-      face_of_point[first_point[f] + k] = f;
+      resting.points[first_point[f] + k] = resting_point(resting.faces[f], std::uint32_t(f), face.points[k], resting_bodies, dt);
       deepest = std::max(deepest, face.points[k].depth);
     }
   }
   std::vector<double> approach_before;  // only needed when something collides
   if (!collision_contact.empty())
-    for (const RestingPoint& r : resting) approach_before.push_back(r.normal_velocity(posed));
+    for (const RestingPoint& r : resting.points) approach_before.push_back(resting.normal_velocity(r, posed));
   auto law_of = [&](const Contact& c) -> const ContactLaw& {
     return world.law(world.material[c.a], world.body_material(c.b));
   };
@@ -107,14 +106,15 @@ SweepContacts collide_and_gather(World& world, const ImpulseSettings& settings, 
   // would stop it inelastically, and an elastic row would lose energy.
   if (!collision_contact.empty()) {
     std::vector<bool> struck(found.faces.size(), false);
-    for (std::size_t k = 0; k < resting.size(); ++k) {
-      const double u_n = resting[k].normal_velocity(posed);
-      if (u_n < -resting_speed && u_n < approach_before[k]) struck[face_of_point[k]] = true;
+    std::vector<RestingPoint>& points = resting.points;
+    for (std::size_t k = 0; k < points.size(); ++k) {
+      const double u_n = resting.normal_velocity(points[k], posed);
+      if (u_n < -resting_speed && u_n < approach_before[k]) struck[points[k].face] = true;
     }
     std::size_t kept = 0;
-    for (std::size_t k = 0; k < resting.size(); ++k)
-      if (!struck[face_of_point[k]]) resting[kept++] = resting[k];
-    resting.erase(resting.begin() + std::ptrdiff_t(kept), resting.end());
+    for (std::size_t k = 0; k < points.size(); ++k)
+      if (!struck[points[k].face]) points[kept++] = points[k];
+    points.erase(points.begin() + std::ptrdiff_t(kept), points.end());
   }
   return {!collision_contact.empty(), deepest};
 }
@@ -148,7 +148,7 @@ void solve_by_impulses(World& world, const StepSettings& settings, std::vector<R
   RestingImpulses impulses = std::move(world.resting_impulses);
   const int sweeps = std::max(settings.impulse.boundary_iterations, 1);
   for (int sweep = 0; sweep < sweeps; ++sweep) {
-    std::vector<RestingPoint> resting;
+    RestingContacts resting;
     // Where the current velocities and corrections would take every body.
     std::vector<RigidBody> posed = world.bodies;
     move_bodies(posed, corrections, dt);
@@ -163,7 +163,7 @@ void solve_by_impulses(World& world, const StepSettings& settings, std::vector<R
     // Done when nothing collides and the step ends with resting contacts touching, to a
     // hundredth of what one step of gravity would move. The first sweep always solves: its
     // warm start is what holds a heap still.
-    if (!met.collided && (resting.empty() || (sweep > 0 && met.deepest <= tolerated_depth))) break;
+    if (!met.collided && (resting.points.empty() || (sweep > 0 && met.deepest <= tolerated_depth))) break;
     report.sweeps = sweep + 1;
 
     // A later sweep starts from what the earlier ones applied: the load has travelled along

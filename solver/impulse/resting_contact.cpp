@@ -73,8 +73,8 @@ Eigen::Vector2d sliding_friction(const Eigen::Matrix2d& A, const Eigen::Vector2d
 // directions at once where that stays within μ times the normal impulse (a step along the
 // slip alone cycles where K couples them, docs/theory.md "The resting solve"), else the
 // sliding friction of that size. Both go on as one impulse.
-void hold(RestingBodies& bodies, RestingPoint& p, double slack) {
-  const ContactFrame frame = p.frame();
+void hold(RestingBodies& bodies, const RestingFace& face, RestingPoint& p, double slack) {
+  const ContactFrame frame = face.frame();
   const Vec3 u = frame.to_local(relative_velocity(bodies.velocities, p));
   const double target = std::min(p.touch + slack, 0.0);
   const double normal = std::max(0.0, p.held.x() + (target - u.x()) / p.k_nn);
@@ -82,7 +82,7 @@ void hold(RestingBodies& bodies, RestingPoint& p, double slack) {
   p.held.x() = normal;
   const Eigen::Vector2d slip(u.y() + p.k_n1 * impulse.x(), u.z() + p.k_n2 * impulse.x());
   if (slip.squaredNorm() > 0) {
-    const double cap = p.friction * normal;
+    const double cap = face.friction * normal;
     const Eigen::Vector2d present(p.held.y(), p.held.z());
     const double inverse_det = 1 / (p.k_11 * p.k_22 - p.k_12 * p.k_12);  // A⁻¹ = [k_22 −k_12; −k_12 k_11] / det
     Eigen::Vector2d friction(present.x() - (p.k_22 * slip.x() - p.k_12 * slip.y()) * inverse_det,
@@ -109,12 +109,12 @@ Vec3 held_from(const ContactFrame& frame, const Vec3& impulse) {
 }
 
 // One correction pass at a point: what pushes it out to touching by the step's end.
-void push(RestingBodies& bodies, RestingPoint& p) {
-  const double normal_velocity = p.normal_velocity(bodies.corrections);
+void push(RestingBodies& bodies, const RestingFace& face, RestingPoint& p) {
+  const double normal_velocity = face.normal.dot(relative_velocity(bodies.corrections, p));
   const double impulse = std::max(0.0, p.push_impulse + (p.touch - normal_velocity) / p.k_nn);
   const double change = impulse - p.push_impulse;
   if (change == 0) return;
-  apply(bodies.corrections, bodies.inverse_inertia, p, change * p.normal);
+  apply(bodies.corrections, bodies.inverse_inertia, p, change * face.normal);
   p.push_impulse = impulse;
 }
 
@@ -200,30 +200,34 @@ Schedule schedule(const std::vector<std::uint32_t>& island, const std::vector<Re
 // (with the bodies) by a given impulse, both local.
 struct Hold {
   RestingBodies& bodies;
+  const std::vector<RestingFace>& faces;
   double slack;
   const std::vector<char>& warm_started;  // by place: the point applies its warm start first
   void begin(RestingPoint& p, std::uint32_t at) const {
     if (!warm_started[at]) return;
-    const ContactFrame frame = p.frame();
+    const ContactFrame frame = faces[p.face].frame();
     apply_measured(bodies, p, frame, p.held, frame.to_local(relative_velocity(bodies.velocities, p)));
   }
-  void solve(RestingPoint& p) const { hold(bodies, p, slack); }
+  void solve(RestingPoint& p) const { hold(bodies, faces[p.face], p, slack); }
   Vec3 impulse(const RestingPoint& p) const { return p.held; }
   void shift(RestingPoint& p, const Vec3& by) const {
     p.held += by;
-    const ContactFrame frame = p.frame();
+    const ContactFrame frame = faces[p.face].frame();
     apply_measured(bodies, p, frame, by, frame.to_local(relative_velocity(bodies.velocities, p)));
   }
 };
 struct Push {
   RestingBodies& bodies;
+  const std::vector<RestingFace>& faces;
   // What the velocities now left of the approach to touching, the corrections make up.
-  void begin(RestingPoint& p, std::uint32_t) const { p.touch -= p.normal_velocity(bodies.velocities); }
-  void solve(RestingPoint& p) const { push(bodies, p); }
+  void begin(RestingPoint& p, std::uint32_t) const {
+    p.touch -= faces[p.face].normal.dot(relative_velocity(bodies.velocities, p));
+  }
+  void solve(RestingPoint& p) const { push(bodies, faces[p.face], p); }
   Vec3 impulse(const RestingPoint& p) const { return {p.push_impulse, 0, 0}; }
   void shift(RestingPoint& p, const Vec3& by) const {
     p.push_impulse += by.x();
-    apply(bodies.corrections, bodies.inverse_inertia, p, by.x() * p.normal);
+    apply(bodies.corrections, bodies.inverse_inertia, p, by.x() * faces[p.face].normal);
   }
 };
 
@@ -362,21 +366,22 @@ RestingBodies::RestingBodies(std::vector<RigidBody>& posed, std::vector<RigidBod
     if (!posed[i].is_static()) inverse_inertia[i] = posed[i].inverse_inertia_world();
 }
 
-RestingPoint resting_point(const SupportFace& face, const SupportPoint& point, double friction,
+RestingFace resting_face(const SupportFace& face, double friction) {
+  return {face.normal, face.normal.unitOrthogonal(), friction};
+}
+
+RestingPoint resting_point(const RestingFace& face, std::uint32_t face_index, const SupportPoint& point,
                            const RestingBodies& bodies, double dt) {
-  const RigidBody& a = bodies.velocities[face.grain];
-  const RigidBody& b = bodies.velocities[face.body];
+  const RigidBody& a = bodies.velocities[point.key.a];
+  const RigidBody& b = bodies.velocities[point.key.b];
   RestingPoint r{};
-  r.key = point.key;  // names A = face.grain and B = face.body (contact_finding.cpp)
-  r.wall = face.wall;
-  r.friction = friction;
+  r.key = point.key;  // names A = the face's grain and B = its body (contact_finding.cpp)
+  r.face = face_index;
   r.r_a = point.point - a.position;
   r.r_b = point.point - b.position;
-  r.normal = face.normal;
-  r.tangent = face.normal.unitOrthogonal();
-  const Mat3 K = collision_matrix(a.inverse_mass, bodies.inverse_inertia[face.grain], r.r_a, b.inverse_mass,
-                                  bodies.inverse_inertia[face.body], r.r_b);
-  const ContactFrame frame = r.frame();
+  const Mat3 K = collision_matrix(a.inverse_mass, bodies.inverse_inertia[r.a()], r.r_a, b.inverse_mass,
+                                  bodies.inverse_inertia[r.b()], r.r_b);
+  const ContactFrame frame = face.frame();
   const Vec3 K_n = K * frame.n, K_t1 = K * frame.t1, K_t2 = K * frame.t2;
   r.k_nn = frame.n.dot(K_n);
   r.k_n1 = frame.t1.dot(K_n);
@@ -384,8 +389,15 @@ RestingPoint resting_point(const SupportFace& face, const SupportPoint& point, d
   r.k_11 = frame.t1.dot(K_t1);
   r.k_12 = frame.t2.dot(K_t1);
   r.k_22 = frame.t2.dot(K_t2);
-  r.touch = r.normal_velocity(bodies.velocities) + r.normal_velocity(bodies.corrections) + point.depth / dt;
+  r.touch = frame.n.dot(relative_velocity(bodies.velocities, r)) + frame.n.dot(relative_velocity(bodies.corrections, r)) +
+            point.depth / dt;
   return r;
+}
+
+void RestingContacts::add(const SupportFace& face, double friction, const RestingBodies& bodies, double dt) {
+  faces.push_back(resting_face(face, friction));
+  for (const SupportPoint& point : face.points)
+    points.push_back(resting_point(faces.back(), std::uint32_t(faces.size() - 1), point, bodies, dt));
 }
 
 namespace {
@@ -395,8 +407,9 @@ namespace {
 // most passes an island took; the islands and schedules go before the books, which the step's
 // peak of memory would otherwise hold too.
 std::pair<std::vector<std::uint32_t>, int> solve_islands(const std::vector<bool>& is_static, const RestingImpulses& impulses,
-                                                         std::vector<RestingPoint>& points, RestingBodies& bodies,
+                                                         RestingContacts& resting, RestingBodies& bodies,
                                                          const RestingSettings& settings) {
+  std::vector<RestingPoint>& points = resting.points;
   // Each point starts from what it has applied in this step's earlier sweeps, so that a later
   // sweep may take back some of it; a point met for the first time applies β times its
   // impulse of the last step first.
@@ -406,7 +419,8 @@ std::pair<std::vector<std::uint32_t>, int> solve_islands(const std::vector<bool>
   for (std::size_t k = 0; k < points.size(); ++k) {
     RestingPoint& p = points[k];
     pairs[k] = {p.a(), p.b()};
-    const ContactFrame frame = p.frame();
+    const RestingFace& face = resting.face_of(p);
+    const ContactFrame frame = face.frame();
     const RestingImpulses::Found found = impulses.find(p.key);
     if (found.impulse && found.this_step) {
       p.held = held_from(frame, *found.impulse);
@@ -414,7 +428,7 @@ std::pair<std::vector<std::uint32_t>, int> solve_islands(const std::vector<bool>
     }
     if (!found.impulse || settings.warm_start == 0) continue;
     p.held = held_from(frame, settings.warm_start * *found.impulse);
-    const double cap = p.friction * p.held.x();
+    const double cap = face.friction * p.held.x();
     const double friction = std::hypot(p.held.y(), p.held.z());
     if (friction > cap) {
       p.held.y() *= cap / friction;
@@ -454,9 +468,9 @@ std::pair<std::vector<std::uint32_t>, int> solve_islands(const std::vector<bool>
     const Schedule& s = schedules[i];
     const int held =
         passes_until_still(s, points, bodies.velocities, is_static, moved, settings, pass_limits[i], parallel,
-                           Hold{bodies, settings.slack, warm_at_place}, crowded);
+                           Hold{bodies, resting.faces, settings.slack, warm_at_place}, crowded);
     const int pushed =
-        passes_until_still(s, points, bodies.corrections, is_static, moved, settings, pass_limits[i], parallel, Push{bodies},
+        passes_until_still(s, points, bodies.corrections, is_static, moved, settings, pass_limits[i], parallel, Push{bodies, resting.faces},
                            crowded);
     passes[i] = std::max(held, pushed);
   };
@@ -485,27 +499,28 @@ std::pair<std::vector<std::uint32_t>, int> solve_islands(const std::vector<bool>
 
 }  // namespace
 
-int rest(World& world, const std::vector<bool>& is_static, RestingImpulses& impulses,
-         std::vector<RestingPoint>& points, RestingBodies& bodies,
-         const RestingSettings& settings, StepReport& report) {
-  const auto [place, passes] = solve_islands(is_static, impulses, points, bodies, settings);
+int rest(World& world, const std::vector<bool>& is_static, RestingImpulses& impulses, RestingContacts& resting,
+         RestingBodies& bodies, const RestingSettings& settings, StepReport& report) {
+  const auto [place, passes] = solve_islands(is_static, impulses, resting, bodies, settings);
+  const std::vector<RestingPoint>& points = resting.points;
 
   // The books, point by point in their first order.
   for (std::uint32_t at : place) {
     const RestingPoint& p = points[at];
     world.energy.resting -= p.normal_work;
     world.energy.friction -= p.friction_work;
-    if (p.wall >= 0) {
+    if (p.b() >= world.grain_count() && p.b() < world.terrain_body()) {  // B is a wall's body
+      const std::size_t wall = p.b() - world.grain_count();
       // Less what it started this solve with, as it was applied in the earlier sweeps.
       const Vec3* earlier = impulses.find_of_this_step(p.key);
-      const ContactFrame frame = p.frame();
+      const ContactFrame frame = resting.face_of(p).frame();
       const Vec3 impulse = frame.to_world(earlier ? p.held - held_from(frame, *earlier) : p.held);
-      world.energy.wall_work += world.walls[p.wall].velocity.dot(impulse);
-      report.wall_impulse[p.wall] -= impulse;
+      world.energy.wall_work += world.walls[wall].velocity.dot(impulse);
+      report.wall_impulse[wall] -= impulse;
     }
   }
   impulses.update(
-      points.size(), [&](std::size_t k) { return points[place[k]].key; }, [&](std::size_t k) { return points[place[k]].impulse(); });
+      points.size(), [&](std::size_t k) { return points[place[k]].key; }, [&](std::size_t k) { return resting.impulse(points[place[k]]); });
   return passes;
 }
 

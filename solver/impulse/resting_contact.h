@@ -34,16 +34,24 @@ struct ContactFrame {
   Vec3 n, t1, t2;
 };
 
-// A support point of a resting face, with what the passes accumulate: 280 bytes, where a
-// settled heap holds ~30 a grain, streamed once a pass (docs/benchmarks.md, "The seventh
-// pass": it was 400). Vectors marked local are in the point's ContactFrame.
+// What the support points of one resting face share: its frame's normal and first tangent,
+// and Coulomb's μ. Held once a face rather than once a point (docs/benchmarks.md, "The eighth
+// pass": a face has ~4 points).
+struct RestingFace {
+  Vec3 normal;      // unit, from B towards A
+  Vec3 tangent;     // unit, across the normal: t1 of the frame (stored: 6 % faster than made)
+  double friction;  // μ
+
+  ContactFrame frame() const { return {normal, tangent}; }
+};
+
+// A support point of a resting face, with what the passes accumulate: 224 bytes, where a
+// settled heap holds ~30 a grain, streamed once a pass (docs/benchmarks.md: it was 400, then
+// 280). Vectors marked local are in its face's ContactFrame.
 struct RestingPoint {
   RestingKey key;              // A = key.a a grain; B = key.b a grain or a static body
-  std::int32_t wall;           // B's wall, −1 for a grain or the terrain
-  double friction;             // μ
+  std::uint32_t face;          // its RestingFace, by index
   Vec3 r_a, r_b;               // the point from A's and B's centroids
-  Vec3 normal;                 // unit, from B towards A
-  Vec3 tangent;                // unit, across the normal: t1 of the point's frame (stored: 6 % faster than made)
   // K (an impulse P on A changes the relative velocity by K P) in the local frame: symmetric,
   // its normal row (k_nn, k_n1, k_n2) and tangential block (k_11, k_12; k_12, k_22).
   double k_nn, k_n1, k_n2, k_11, k_12, k_22;
@@ -57,24 +65,35 @@ struct RestingPoint {
   std::uint32_t a() const { return key.a; }
   std::uint32_t b() const { return key.b; }
   double normal_impulse() const { return held.x(); }
-  ContactFrame frame() const { return {normal, tangent}; }
-  Vec3 friction_impulse() const { return frame().to_world({0, held.y(), held.z()}); }
-  Vec3 impulse() const { return frame().to_world(held); }
   // K times a local impulse: the change of the local relative velocity.
   Vec3 K_times(const Vec3& p) const {
     return {k_nn * p.x() + k_n1 * p.y() + k_n2 * p.z(), k_n1 * p.x() + k_11 * p.y() + k_12 * p.z(),
             k_n2 * p.x() + k_12 * p.y() + k_22 * p.z()};
   }
-  // The relative normal velocity here on `bodies` (the posed velocities or the corrections).
-  double normal_velocity(const std::vector<RigidBody>& bodies) const {
-    return normal.dot(bodies[a()].velocity_at(r_a) - bodies[b()].velocity_at(r_b));
-  }
 };
 
-// One support point of a face as resting contact, with the normal velocity (plus correction)
-// that ends the step exactly touching: the point's depth where the bodies are posed, made up
-// over dt.
-RestingPoint resting_point(const SupportFace& face, const SupportPoint& point, double friction,
+// A sweep's resting contact: its faces and the support points of those that do not collide.
+struct RestingContacts {
+  std::vector<RestingFace> faces;
+  std::vector<RestingPoint> points;
+
+  const RestingFace& face_of(const RestingPoint& p) const { return faces[p.face]; }
+  // A point's impulse on A, and its friction part, world.
+  Vec3 impulse(const RestingPoint& p) const { return face_of(p).frame().to_world(p.held); }
+  Vec3 friction_impulse(const RestingPoint& p) const { return face_of(p).frame().to_world({0, p.held.y(), p.held.z()}); }
+  // The relative normal velocity at `p` on `bodies` (the posed velocities or the corrections).
+  double normal_velocity(const RestingPoint& p, const std::vector<RigidBody>& bodies) const {
+    return face_of(p).normal.dot(bodies[p.a()].velocity_at(p.r_a) - bodies[p.b()].velocity_at(p.r_b));
+  }
+  // Adds a face of Coulomb's `friction` and its support points (resting_face, resting_point).
+  void add(const SupportFace& face, double friction, const RestingBodies& bodies, double dt);
+};
+
+RestingFace resting_face(const SupportFace& face, double friction);
+// One support point of face `face_index` (`face`) as resting contact, with the normal velocity
+// (plus correction) that ends the step exactly touching: the point's depth where the bodies
+// are posed, made up over dt.
+RestingPoint resting_point(const RestingFace& face, std::uint32_t face_index, const SupportPoint& point,
                            const RestingBodies& bodies, double dt);
 
 struct RestingSettings {
@@ -119,10 +138,9 @@ struct RestingSettings {
 // earlier sweeps of this step (RestingImpulses): a point this step has set starts from that
 // (so a later sweep may take some back); a point met for the first time in this step starts
 // from β × its impulse of the last step. What the points apply is merged in as this step's.
-// `points` are left in the order they were solved (island by island, colour by colour).
+// The points are left in the order they were solved (island by island, colour by colour).
 // Returns the most passes an island took.
-int rest(World& world, const std::vector<bool>& is_static, RestingImpulses& impulses,
-         std::vector<RestingPoint>& points, RestingBodies& bodies, const RestingSettings& settings,
-         StepReport& report);
+int rest(World& world, const std::vector<bool>& is_static, RestingImpulses& impulses, RestingContacts& resting,
+         RestingBodies& bodies, const RestingSettings& settings, StepReport& report);
 
 }  // namespace scree::solver

@@ -22,7 +22,7 @@ constexpr double dt = 1e-3, radius = 0.05, density = 7850;
 struct BallOnFloor {
   World world;
   std::vector<RigidBody> posed, corrections;
-  std::vector<RestingPoint> points;
+  RestingContacts resting;
   double mass = 0;
 
   BallOnFloor(double height, const Vec3& velocity, double mu) {
@@ -37,8 +37,7 @@ struct BallOnFloor {
     move_bodies(posed, corrections, dt);
     const FoundContacts found = find_contacts(world, posed, dt, 1e-6);
     const RestingBodies bodies(posed, corrections);
-    for (const SupportFace& face : found.faces)
-      for (const SupportPoint& p : face.points) points.push_back(resting_point(face, p, mu, bodies, dt));
+    for (const SupportFace& face : found.faces) resting.add(face, mu, bodies, dt);
   }
   // One resting solve, to no change at all, with `impulses` as the last step's.
   Vec3 solve(RestingImpulses impulses = {}) {
@@ -46,15 +45,15 @@ struct BallOnFloor {
     report.wall_impulse.assign(1, Vec3::Zero());
     const std::vector<bool> is_static{false, true};
     RestingBodies bodies(posed, corrections);
-    rest(world, is_static, impulses, points, bodies, RestingSettings{1, 0, 0, 1000}, report);
-    return *impulses.find_of_this_step(points.at(0).key);
+    rest(world, is_static, impulses, resting, bodies, RestingSettings{1, 0, 0, 1000}, report);
+    return *impulses.find_of_this_step(resting.points.at(0).key);
   }
 };
 
 TEST(RestingContact, BallReachingTheFloorInThisStepStopsOnIt) {
   BallOnFloor b(radius + 0.3 * dt, Vec3(0, 0, -1), 0);  // would end 0.7 mm inside
-  ASSERT_EQ(b.points.size(), 1u);
-  EXPECT_NEAR(b.points[0].touch, -0.3, 1e-12);  // −0.3 m/s closes the 0.3 mm gap
+  ASSERT_EQ(b.resting.points.size(), 1u);
+  EXPECT_NEAR(b.resting.points[0].touch, -0.3, 1e-12);  // −0.3 m/s closes the 0.3 mm gap
   const Vec3 impulse = b.solve();
   EXPECT_NEAR(b.posed[0].velocity.z(), -0.3, 1e-12);
   EXPECT_NEAR(impulse.z(), 0.7 * b.mass, 1e-12 * b.mass);
@@ -69,7 +68,7 @@ TEST(RestingContact, WarmStartThatPushesTooHardIsTakenBack) {
   const Vec3 kicked(0, 0, -9.81 * dt);
   BallOnFloor cold(radius, kicked, 0.5), warm(radius, kicked, 0.5);
   const Vec3 from_cold = cold.solve();
-  const Vec3 from_warm = warm.solve(RestingImpulses({{warm.points.at(0).key, Vec3(0, 0, 2 * 9.81 * dt * warm.mass)}}));
+  const Vec3 from_warm = warm.solve(RestingImpulses({{warm.resting.points.at(0).key, Vec3(0, 0, 2 * 9.81 * dt * warm.mass)}}));
   EXPECT_NEAR(from_cold.z(), 9.81 * dt * cold.mass, 1e-12 * cold.mass);
   EXPECT_NEAR(from_warm.z(), from_cold.z(), 1e-12 * cold.mass);
   EXPECT_NEAR(warm.posed[0].velocity.z(), 0, 1e-12);
@@ -109,18 +108,18 @@ struct OffCentrePoint {
   double normal;    // its normal impulse
 
   OffCentrePoint(double mu, const Vec3& slide) : ball(radius, slide - 9.81 * dt * Vec3::UnitZ(), mu) {
-    const SupportFace face{0, 1, 0, Vec3::UnitZ(), {}};
     const SupportPoint at{ball.posed[0].position + Vec3(0.03, 0.02, -radius), 9.81 * dt * dt, {0, 1, 0, -1}};  // ends touching
     RestingBodies bodies(ball.posed, ball.corrections);
-    ball.points = {resting_point(face, at, mu, bodies, dt)};
+    ball.resting = {};
+    ball.resting.add(SupportFace{0, 1, 0, Vec3::UnitZ(), {at}}, mu, bodies, dt);
     RestingImpulses impulses;
     StepReport report;
     report.wall_impulse.assign(1, Vec3::Zero());
-    rest(ball.world, {false, true}, impulses, ball.points, bodies, RestingSettings{1, 0, 0, 1}, report);
-    const RestingPoint& p = ball.points[0];
+    rest(ball.world, {false, true}, impulses, ball.resting, bodies, RestingSettings{1, 0, 0, 1}, report);
+    const RestingPoint& p = ball.resting.points[0];
     const Vec3 u = ball.posed[0].velocity_at(p.r_a);
     slip_after = u - u.z() * Vec3::UnitZ();
-    friction = p.friction_impulse();
+    friction = ball.resting.friction_impulse(p);
     normal = p.normal_impulse();
   }
 };
