@@ -148,6 +148,8 @@ void solve_by_impulses(World& world, const StepSettings& settings, std::vector<R
   RestingImpulses impulses = std::move(world.resting_impulses);
   const int sweeps = std::max(settings.impulse.boundary_iterations, 1);
   for (int sweep = 0; sweep < sweeps; ++sweep) {
+    // Built afresh each sweep: the last sweep's, held through this one's contact search,
+    // would make that the step's peak of memory (docs/benchmarks.md, "The eighth pass").
     RestingContacts resting;
     // Where the current velocities and corrections would take every body.
     std::vector<RigidBody> posed = world.bodies;
