@@ -7,9 +7,6 @@
 #include <map>
 #include <memory>
 #include <random>
-#if defined(__GLIBC__)
-#include <malloc.h>
-#endif
 
 #include "formats/csv_log.h"
 #include "formats/error.h"
@@ -147,19 +144,6 @@ double next_time_step(const Simulation& sim) {
   const double left = next_output - sim.world.time;
   if (left <= step + time_round_off(t)) return left;
   return left < 2 * step ? 0.5 * left : step;
-}
-
-// One step, of the size next_time_step gives. What it freed goes back to the system before
-// the next: glibc keeps freed blocks for reuse, but a step's big arrays (the resting points,
-// the contacts) come back in other sizes sweep after sweep, and a settled 4000-grain heap
-// kept 1.25 times the memory it used resident (docs/benchmarks.md, "The eighth pass").
-StepReport advance_one_step(Simulation& sim) {
-  sim.settings.time_step = next_time_step(sim);
-  const StepReport report = advance(sim.world, sim.settings);
-#if defined(__GLIBC__)
-  malloc_trim(0);
-#endif
-  return report;
 }
 
 std::string frame_name(std::int64_t index) {
@@ -340,7 +324,8 @@ void advance_quietly(Simulation& sim, const std::function<void(double, double)>&
   sim.next_log_time = sim.next_frame_time = sim.next_checkpoint_time = duration;  // no output before the end
   const double half = time_round_off(sim.setup.time);
   while (sim.world.time < duration - half) {
-    advance_one_step(sim);
+    sim.settings.time_step = next_time_step(sim);
+    advance(sim.world, sim.settings);
     if (progress) progress(sim.world.time, duration);
   }
 }
@@ -389,7 +374,8 @@ bool run_simulation(Simulation& sim, bool restarting, const std::function<void(d
   };
   if (!restarting) outputs();
   while (w.time < c.time.duration - half) {
-    report = advance_one_step(sim);
+    sim.settings.time_step = next_time_step(sim);
+    report = advance(w, sim.settings);
     for (std::size_t k = 0; k < sim.wall_impulse.size(); ++k) sim.wall_impulse[k] += report.wall_impulse[k];
     outputs();
     if (progress) progress(w.time, c.time.duration);
