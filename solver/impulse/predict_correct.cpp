@@ -27,9 +27,8 @@ SweepContacts collide_and_gather(World& world, const ImpulseSettings& settings, 
                                  double resting_speed, bool closing, const std::vector<bool>& is_static,
                                  std::vector<RigidBody>& posed, const RestingBodies& resting_bodies,
                                  RestingContacts& resting, StepReport& report) {
-  const FoundContacts found = find_contacts(world, posed, dt, resting_speed * dt, &world.neighbours, skin, &world.near_nodes);
-  const std::vector<Contact>& contacts = found.contacts;
-  report.contacts = contacts.size();
+  FoundContacts found = find_contacts(world, posed, dt, resting_speed * dt, &world.neighbours, skin, &world.near_nodes);
+  report.contacts = found.contacts.size();
 
   // Collisions: contacts approaching faster than the resting speed, resolved by the energy
   // tracking method. A face with no such contact rests on its support points: seed 000 does
@@ -37,17 +36,21 @@ SweepContacts collide_and_gather(World& world, const ImpulseSettings& settings, 
   // dominate the step (each step's gravity is compressed and released in α increments at
   // every contact, round after round); below a few steps of gravity, restitution changes
   // nothing a user could see.
+  // The colliding contacts are kept apart, and the others go before the resting points are
+  // built: the step's peak of memory (docs/benchmarks.md, "The eighth pass").
   std::vector<std::pair<std::uint32_t, std::uint32_t>> collision_pairs;
-  std::vector<std::size_t> collision_contact;
+  std::vector<Contact> colliding;
   std::vector<bool> face_collides(found.faces.size(), false);
-  for (std::size_t c = 0; c < contacts.size() && !closing; ++c) {
-    const double u_n = contacts[c].normal.dot(contact_point(posed, contacts[c]).relative_velocity());
+  for (const Contact& c : found.contacts) {
+    if (closing) break;  // the last sweep collides nothing
+    const double u_n = c.normal.dot(contact_point(posed, c).relative_velocity());
     if (u_n < -resting_speed) {
-      collision_pairs.emplace_back(contacts[c].a, contacts[c].b);
-      collision_contact.push_back(c);
-      face_collides[contacts[c].face] = true;
+      collision_pairs.emplace_back(c.a, c.b);
+      colliding.push_back(c);
+      face_collides[c.face] = true;
     }
   }
+  found.contacts = {};
   // The faces (numbered as found) and the resting points of those that do not collide, in
   // face order (built side by side into their places).
   std::vector<std::size_t> first_point(found.faces.size() + 1, 0);
@@ -67,7 +70,7 @@ SweepContacts collide_and_gather(World& world, const ImpulseSettings& settings, 
     }
   }
   std::vector<double> approach_before;  // only needed when something collides
-  if (!collision_contact.empty())
+  if (!colliding.empty())
     for (const RestingPoint& r : resting.points) approach_before.push_back(resting.normal_velocity(r, posed));
   auto law_of = [&](const Contact& c) -> const ContactLaw& {
     return world.law(world.material[c.a], world.body_material(c.b));
@@ -76,11 +79,11 @@ SweepContacts collide_and_gather(World& world, const ImpulseSettings& settings, 
   // books are added in island order.
   const std::vector<Island> islands = contact_islands(collision_pairs, is_static);
   std::vector<CollisionBooks> island_books(islands.size());
-#pragma omp parallel for schedule(dynamic) if (islands.size() > 1 && collision_contact.size() >= smallest_parallel_loop)
+#pragma omp parallel for schedule(dynamic) if (islands.size() > 1 && colliding.size() >= smallest_parallel_loop)
   for (std::size_t k = 0; k < islands.size(); ++k) {
     std::vector<Collision> collisions;
     for (std::uint32_t c : islands[k].contacts) {
-      const Contact& contact = contacts[collision_contact[c]];
+      const Contact& contact = colliding[c];
       const ContactLaw& law = law_of(contact);
       collisions.push_back({contact.a, contact.b, contact.point, contact.normal, law.friction, law.restitution});
     }
@@ -95,7 +98,7 @@ SweepContacts collide_and_gather(World& world, const ImpulseSettings& settings, 
     world.energy.restitution += books.restitution_loss;
     world.energy.friction += books.friction_loss;
     for (std::size_t k = 0; k < island.contacts.size(); ++k) {
-      const Contact& c = contacts[collision_contact[island.contacts[k]]];
+      const Contact& c = colliding[island.contacts[k]];
       if (c.wall < 0) continue;
       world.energy.wall_work += world.walls[c.wall].velocity.dot(books.impulses[k]);
       report.wall_impulse[c.wall] -= books.impulses[k];
@@ -104,7 +107,7 @@ SweepContacts collide_and_gather(World& world, const ImpulseSettings& settings, 
   // A face the collisions have just driven together faster than the resting speed (the
   // next ball of a row struck by the first) collides in the next sweep: resting contact
   // would stop it inelastically, and an elastic row would lose energy.
-  if (!collision_contact.empty()) {
+  if (!colliding.empty()) {
     std::vector<bool> struck(found.faces.size(), false);
     std::vector<RestingPoint>& points = resting.points;
     for (std::size_t k = 0; k < points.size(); ++k) {
@@ -116,7 +119,7 @@ SweepContacts collide_and_gather(World& world, const ImpulseSettings& settings, 
       if (!struck[points[k].face]) points[kept++] = points[k];
     points.erase(points.begin() + std::ptrdiff_t(kept), points.end());
   }
-  return {!collision_contact.empty(), deepest};
+  return {!colliding.empty(), deepest};
 }
 
 }  // namespace
