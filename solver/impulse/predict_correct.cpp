@@ -36,8 +36,8 @@ SweepContacts collide_and_gather(World& world, const ImpulseSettings& settings, 
   // dominate the step (each step's gravity is compressed and released in α increments at
   // every contact, round after round); below a few steps of gravity, restitution changes
   // nothing a user could see.
-  // The colliding contacts are kept apart, and the others go before the resting points are
-  // built: the step's peak of memory (docs/benchmarks.md, "The eighth pass").
+  // The colliding contacts are kept apart, and the others (in a heap, nearly all) go before
+  // the resting points are built beside the faces (docs/benchmarks.md, "The eighth pass").
   std::vector<std::pair<std::uint32_t, std::uint32_t>> collision_pairs;
   std::vector<Contact> colliding;
   std::vector<bool> face_collides(found.faces.size(), false);
