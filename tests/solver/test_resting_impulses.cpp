@@ -1,6 +1,7 @@
 // The resting impulse store on its own: sorted by key whatever order the entries come in,
-// the last of equal keys kept, and one store through a step: the last step's entries found
-// as such until a sweep sets them, and only the step's own kept at its end.
+// the last of equal keys kept, a sweep's entries merged from where they lie, and one store
+// through a step: the last step's entries found as such until a sweep sets them, and only
+// the step's own kept at its end.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -64,6 +65,34 @@ TEST(RestingImpulses, AMergePlacesNewKeysAmongTheOldInOrder) {
   EXPECT_EQ(*store.find_of_this_step(key(3, 4, 2)), Vec3(-32, 0, 0));
   EXPECT_EQ(*store.find_of_last_step(key(1, 2, 4)), Vec3(4, 0, 0));
   for (const RestingKey& k : {key(0, 1, 9), key(2, 3, 1), key(5, 6, 0)}) EXPECT_NE(store.find_of_this_step(k), nullptr);
+}
+
+// A sweep's entries merged where they lie (its resting points), in no order, one key given
+// twice: the last of it is kept, and each kept entry's impulse is read once.
+TEST(RestingImpulses, AMergeReadsEntriesWhereTheyLie) {
+  struct Point {
+    RestingKey key;
+    Vec3 impulse;
+  };
+  const std::vector<Point> points{{key(3, 4, 1), Vec3(31, 0, 0)},
+                                  {key(0, 1, 2), Vec3(2, 0, 0)},
+                                  {key(3, 4, 1), Vec3(-31, 0, 0)},
+                                  {key(1, 2, 0), Vec3(10, 0, 0)}};
+  RestingImpulses store({{key(0, 1, 2), Vec3(99, 0, 0)}, {key(2, 3, 5), Vec3(25, 0, 0)}});
+  int impulses_read = 0;
+  store.update(
+      points.size(), [&](std::size_t k) { return points[k].key; },
+      [&](std::size_t k) {
+        ++impulses_read;
+        return points[k].impulse;
+      });
+  EXPECT_EQ(store.size(), 4u);
+  EXPECT_EQ(impulses_read, 3);
+  EXPECT_TRUE(std::is_sorted(store.begin(), store.end(), [](const auto& x, const auto& y) { return x.first < y.first; }));
+  EXPECT_EQ(*store.find_of_this_step(key(3, 4, 1)), Vec3(-31, 0, 0));
+  EXPECT_EQ(*store.find_of_this_step(key(0, 1, 2)), Vec3(2, 0, 0));
+  EXPECT_EQ(*store.find_of_this_step(key(1, 2, 0)), Vec3(10, 0, 0));
+  EXPECT_EQ(*store.find_of_last_step(key(2, 3, 5)), Vec3(25, 0, 0));
 }
 
 TEST(RestingImpulses, AStepThatSetsNothingKeepsNothing) {
