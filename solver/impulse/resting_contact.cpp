@@ -17,20 +17,22 @@ namespace scree::solver {
 
 namespace {
 
-Vec3 relative_velocity(const std::vector<RigidBody>& bodies, const RestingPoint& p) {
-  return bodies[p.a()].velocity_at(p.r_a) - bodies[p.b()].velocity_at(p.r_b);
+// At `p` on `bodies` (the posed velocities or the corrections), `posed` placing them.
+Vec3 relative_velocity(const std::vector<RigidBody>& bodies, const std::vector<RigidBody>& posed, const RestingPoint& p) {
+  return bodies[p.a()].velocity_at(p.r_a) - bodies[p.b()].velocity_at(p.r_b(posed));
 }
 
 // P on A and −P on B; a static B is left unwritten (islands solved side by side share it).
-void apply(std::vector<RigidBody>& bodies, const std::vector<Mat3>& inverse_inertia, const RestingPoint& p,
+void apply(std::vector<RigidBody>& bodies, const RestingBodies& resting_bodies, const RestingPoint& p,
            const Vec3& impulse) {
+  const std::vector<Mat3>& inverse_inertia = resting_bodies.inverse_inertia;
   RigidBody& a = bodies[p.a()];
   a.velocity += a.inverse_mass * impulse;
   a.angular_velocity += inverse_inertia[p.a()] * p.r_a.cross(impulse);
   RigidBody& b = bodies[p.b()];
   if (b.is_static()) return;
   b.velocity -= b.inverse_mass * impulse;
-  b.angular_velocity -= inverse_inertia[p.b()] * p.r_b.cross(impulse);
+  b.angular_velocity -= inverse_inertia[p.b()] * p.r_b(resting_bodies.velocities).cross(impulse);
 }
 
 // Applies the local impulse P to the velocities, with the work of its normal and tangential
@@ -38,7 +40,7 @@ void apply(std::vector<RigidBody>& bodies, const std::vector<Mat3>& inverse_iner
 // change of kinetic energy); u_before local too.
 void apply_measured(RestingBodies& bodies, RestingPoint& p, const ContactFrame& frame, const Vec3& impulse,
                     const Vec3& velocity_before) {
-  apply(bodies.velocities, bodies.inverse_inertia, p, frame.to_world(impulse));
+  apply(bodies.velocities, bodies, p, frame.to_world(impulse));
   const Vec3 mean = velocity_before + 0.5 * p.K_times(impulse);
   p.normal_work += mean.x() * impulse.x();
   p.friction_work += mean.y() * impulse.y() + mean.z() * impulse.z();
@@ -75,7 +77,7 @@ Eigen::Vector2d sliding_friction(const Eigen::Matrix2d& A, const Eigen::Vector2d
 // sliding friction of that size. Both go on as one impulse.
 void hold(RestingBodies& bodies, const RestingFace& face, RestingPoint& p, double slack) {
   const ContactFrame frame = face.frame();
-  const Vec3 u = frame.to_local(relative_velocity(bodies.velocities, p));
+  const Vec3 u = frame.to_local(relative_velocity(bodies.velocities, bodies.velocities, p));
   const double target = std::min(p.touch + slack, 0.0);
   const double normal = std::max(0.0, p.held.x() + (target - u.x()) / p.k_nn);
   Vec3 impulse(normal - p.held.x(), 0, 0);
@@ -110,11 +112,11 @@ Vec3 held_from(const ContactFrame& frame, const Vec3& impulse) {
 
 // One correction pass at a point: what pushes it out to touching by the step's end.
 void push(RestingBodies& bodies, const RestingFace& face, RestingPoint& p) {
-  const double normal_velocity = face.normal.dot(relative_velocity(bodies.corrections, p));
+  const double normal_velocity = face.normal.dot(relative_velocity(bodies.corrections, bodies.velocities, p));
   const double impulse = std::max(0.0, p.push_impulse + (p.touch - normal_velocity) / p.k_nn);
   const double change = impulse - p.push_impulse;
   if (change == 0) return;
-  apply(bodies.corrections, bodies.inverse_inertia, p, change * face.normal);
+  apply(bodies.corrections, bodies, p, change * face.normal);
   p.push_impulse = impulse;
 }
 
@@ -207,14 +209,14 @@ struct Hold {
   void begin(RestingPoint& p, std::uint32_t at) const {
     if (!warm_started[at]) return;
     const ContactFrame frame = faces[p.face].frame();
-    apply_measured(bodies, p, frame, p.held, frame.to_local(relative_velocity(bodies.velocities, p)));
+    apply_measured(bodies, p, frame, p.held, frame.to_local(relative_velocity(bodies.velocities, bodies.velocities, p)));
   }
   void solve(RestingPoint& p) const { hold(bodies, faces[p.face], p, slack); }
   Vec3 impulse(const RestingPoint& p) const { return p.held; }
   void shift(RestingPoint& p, const Vec3& by) const {
     p.held += by;
     const ContactFrame frame = faces[p.face].frame();
-    apply_measured(bodies, p, frame, by, frame.to_local(relative_velocity(bodies.velocities, p)));
+    apply_measured(bodies, p, frame, by, frame.to_local(relative_velocity(bodies.velocities, bodies.velocities, p)));
   }
 };
 struct Push {
@@ -222,13 +224,13 @@ struct Push {
   const std::vector<RestingFace>& faces;
   // What the velocities now left of the approach to touching, the corrections make up.
   void begin(RestingPoint& p, std::uint32_t) const {
-    p.touch -= faces[p.face].normal.dot(relative_velocity(bodies.velocities, p));
+    p.touch -= faces[p.face].normal.dot(relative_velocity(bodies.velocities, bodies.velocities, p));
   }
   void solve(RestingPoint& p) const { push(bodies, faces[p.face], p); }
   Vec3 impulse(const RestingPoint& p) const { return {p.push_impulse, 0, 0}; }
   void shift(RestingPoint& p, const Vec3& by) const {
     p.push_impulse += by.x();
-    apply(bodies.corrections, bodies.inverse_inertia, p, by.x() * faces[p.face].normal);
+    apply(bodies.corrections, bodies, p, by.x() * faces[p.face].normal);
   }
 };
 
@@ -285,7 +287,7 @@ int passes_until_still(const Schedule& s, std::vector<RestingPoint>& points, std
     double largest = 0;
     for (std::uint32_t q = s.unit_start[u]; q < s.unit_start[u + 1]; ++q) {
       const RestingPoint& p = points[s.points[q]];
-      largest = std::max(largest, (dv + dw_a.cross(p.r_a) - dw_b.cross(p.r_b)).squaredNorm());
+      largest = std::max(largest, (dv + dw_a.cross(p.r_a) - dw_b.cross(p.r_b(pass.bodies.velocities))).squaredNorm());
     }
     largest = std::sqrt(largest);
     if (largest > settings.tolerance) {
@@ -379,9 +381,8 @@ RestingPoint resting_point(const RestingFace& face, std::uint32_t face_index, co
   r.key = point.key;  // names A = the face's grain and B = its body (contact_finding.cpp)
   r.face = face_index;
   r.r_a = point.point - a.position;
-  r.r_b = point.point - b.position;
   const Mat3 K = collision_matrix(a.inverse_mass, bodies.inverse_inertia[r.a()], r.r_a, b.inverse_mass,
-                                  bodies.inverse_inertia[r.b()], r.r_b);
+                                  bodies.inverse_inertia[r.b()], r.r_b(bodies.velocities));
   const ContactFrame frame = face.frame();
   const Vec3 K_n = K * frame.n, K_t1 = K * frame.t1, K_t2 = K * frame.t2;
   r.k_nn = frame.n.dot(K_n);
@@ -390,7 +391,8 @@ RestingPoint resting_point(const RestingFace& face, std::uint32_t face_index, co
   r.k_11 = frame.t1.dot(K_t1);
   r.k_12 = frame.t2.dot(K_t1);
   r.k_22 = frame.t2.dot(K_t2);
-  r.touch = frame.n.dot(relative_velocity(bodies.velocities, r)) + frame.n.dot(relative_velocity(bodies.corrections, r)) +
+  r.touch = frame.n.dot(relative_velocity(bodies.velocities, bodies.velocities, r)) +
+            frame.n.dot(relative_velocity(bodies.corrections, bodies.velocities, r)) +
             point.depth / dt;
   return r;
 }

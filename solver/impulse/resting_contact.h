@@ -45,13 +45,14 @@ struct RestingFace {
   ContactFrame frame() const { return {normal, tangent}; }
 };
 
-// A support point of a resting face, with what the passes accumulate: 224 bytes, where a
+// A support point of a resting face, with what the passes accumulate: 200 bytes, where a
 // settled heap holds ~30 a grain, streamed once a pass (docs/benchmarks.md: it was 400, then
-// 280). Vectors marked local are in its face's ContactFrame.
+// 280, then 224; the 1000-grain heap took 0.85 times as long at 200 as at 224). Vectors
+// marked local are in its face's ContactFrame.
 struct RestingPoint {
   RestingKey key;              // A = key.a a grain; B = key.b a grain or a static body
   std::uint32_t face;          // its RestingFace, by index
-  Vec3 r_a, r_b;               // the point from A's and B's centroids
+  Vec3 r_a;                    // the point from A's centroid (r_b(), from B's, made from the posed centroids)
   // K (an impulse P on A changes the relative velocity by K P) in the local frame: symmetric,
   // its normal row (k_nn, k_n1, k_n2) and tangential block (k_11, k_12; k_12, k_22).
   double k_nn, k_n1, k_n2, k_11, k_12, k_22;
@@ -65,6 +66,8 @@ struct RestingPoint {
   std::uint32_t a() const { return key.a; }
   std::uint32_t b() const { return key.b; }
   double normal_impulse() const { return held.x(); }
+  // The point from B's centroid, where `posed` puts the bodies.
+  Vec3 r_b(const std::vector<RigidBody>& posed) const { return r_a + (posed[a()].position - posed[b()].position); }
   // K times a local impulse: the change of the local relative velocity.
   Vec3 K_times(const Vec3& p) const {
     return {k_nn * p.x() + k_n1 * p.y() + k_n2 * p.z(), k_n1 * p.x() + k_11 * p.y() + k_12 * p.z(),
@@ -81,9 +84,9 @@ struct RestingContacts {
   // A point's impulse on A, and its friction part, world.
   Vec3 impulse(const RestingPoint& p) const { return face_of(p).frame().to_world(p.held); }
   Vec3 friction_impulse(const RestingPoint& p) const { return face_of(p).frame().to_world({0, p.held.y(), p.held.z()}); }
-  // The relative normal velocity at `p` on `bodies` (the posed velocities or the corrections).
-  double normal_velocity(const RestingPoint& p, const std::vector<RigidBody>& bodies) const {
-    return face_of(p).normal.dot(bodies[p.a()].velocity_at(p.r_a) - bodies[p.b()].velocity_at(p.r_b));
+  // The relative normal velocity at `p` on the posed bodies.
+  double normal_velocity(const RestingPoint& p, const std::vector<RigidBody>& posed) const {
+    return face_of(p).normal.dot(posed[p.a()].velocity_at(p.r_a) - posed[p.b()].velocity_at(p.r_b(posed)));
   }
   // Adds a face of Coulomb's `friction` and its support points (resting_face, resting_point).
   void add(const SupportFace& face, double friction, const RestingBodies& bodies, double dt);
