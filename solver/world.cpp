@@ -56,8 +56,8 @@ void World::set_terrain(std::shared_ptr<const TerrainField> field, std::uint32_t
 
 std::uint32_t World::body_material(std::uint32_t body) const {
   if (body < grain_count()) return material[body];
-  if (body < terrain_body()) return walls[body - grain_count()].material;
-  return terrain_material;
+  const std::int64_t wall = wall_of_body(body);
+  return wall >= 0 ? walls[std::size_t(wall)].material : terrain_material;
 }
 
 double kinetic_energy(const World& world) {

@@ -90,7 +90,11 @@ struct World {
   void set_terrain(std::shared_ptr<const TerrainField> field, std::uint32_t material_index);  // after the walls
   std::uint32_t terrain_body() const { return std::uint32_t(grain_count() + walls.size()); }
   // The material of a grain, a wall's static body or the terrain's.
-  std::uint32_t body_material(std::uint32_t body) const;  const ContactLaw& law(std::uint32_t a, std::uint32_t b) const { return laws[a * material_count + b]; }
+  std::uint32_t body_material(std::uint32_t body) const;
+  // The wall whose static body `body` is, or −1 (a grain or the terrain).
+  std::int64_t wall_of_body(std::uint32_t body) const {
+    return body >= grain_count() && body < terrain_body() ? std::int64_t(body - grain_count()) : -1;
+  }  const ContactLaw& law(std::uint32_t a, std::uint32_t b) const { return laws[a * material_count + b]; }
 };
 
 double kinetic_energy(const World& world);

@@ -17,9 +17,9 @@ namespace scree::solver {
 
 namespace {
 
-// At `p` on `bodies` (the posed velocities or the corrections), `posed` placing them.
-Vec3 relative_velocity(const std::vector<RigidBody>& bodies, const std::vector<RigidBody>& posed, const RestingPoint& p) {
-  return bodies[p.a()].velocity_at(p.r_a) - bodies[p.b()].velocity_at(p.r_b(posed));
+// At `p` on the posed velocities.
+Vec3 relative_velocity(const RestingBodies& bodies, const RestingPoint& p) {
+  return p.relative_velocity(bodies.velocities, bodies.velocities);
 }
 
 // P on A and −P on B; a static B is left unwritten (islands solved side by side share it).
@@ -77,7 +77,7 @@ Eigen::Vector2d sliding_friction(const Eigen::Matrix2d& A, const Eigen::Vector2d
 // sliding friction of that size. Both go on as one impulse.
 void hold(RestingBodies& bodies, const RestingFace& face, RestingPoint& p, double slack) {
   const ContactFrame frame = face.frame();
-  const Vec3 u = frame.to_local(relative_velocity(bodies.velocities, bodies.velocities, p));
+  const Vec3 u = frame.to_local(relative_velocity(bodies, p));
   const double target = std::min(p.touch + slack, 0.0);
   const double normal = std::max(0.0, p.held.x() + (target - u.x()) / p.k_nn);
   Vec3 impulse(normal - p.held.x(), 0, 0);
@@ -112,7 +112,7 @@ Vec3 held_from(const ContactFrame& frame, const Vec3& impulse) {
 
 // One correction pass at a point: what pushes it out to touching by the step's end.
 void push(RestingBodies& bodies, const RestingFace& face, RestingPoint& p) {
-  const double normal_velocity = face.normal.dot(relative_velocity(bodies.corrections, bodies.velocities, p));
+  const double normal_velocity = face.normal.dot(p.relative_velocity(bodies.corrections, bodies.velocities));
   const double impulse = std::max(0.0, p.push_impulse + (p.touch - normal_velocity) / p.k_nn);
   const double change = impulse - p.push_impulse;
   if (change == 0) return;
@@ -209,14 +209,14 @@ struct Hold {
   void begin(RestingPoint& p, std::uint32_t at) const {
     if (!warm_started[at]) return;
     const ContactFrame frame = faces[p.face].frame();
-    apply_measured(bodies, p, frame, p.held, frame.to_local(relative_velocity(bodies.velocities, bodies.velocities, p)));
+    apply_measured(bodies, p, frame, p.held, frame.to_local(relative_velocity(bodies, p)));
   }
   void solve(RestingPoint& p) const { hold(bodies, faces[p.face], p, slack); }
   Vec3 impulse(const RestingPoint& p) const { return p.held; }
   void shift(RestingPoint& p, const Vec3& by) const {
     p.held += by;
     const ContactFrame frame = faces[p.face].frame();
-    apply_measured(bodies, p, frame, by, frame.to_local(relative_velocity(bodies.velocities, bodies.velocities, p)));
+    apply_measured(bodies, p, frame, by, frame.to_local(relative_velocity(bodies, p)));
   }
 };
 struct Push {
@@ -224,7 +224,7 @@ struct Push {
   const std::vector<RestingFace>& faces;
   // What the velocities now left of the approach to touching, the corrections make up.
   void begin(RestingPoint& p, std::uint32_t) const {
-    p.touch -= faces[p.face].normal.dot(relative_velocity(bodies.velocities, bodies.velocities, p));
+    p.touch -= faces[p.face].normal.dot(relative_velocity(bodies, p));
   }
   void solve(RestingPoint& p) const { push(bodies, faces[p.face], p); }
   Vec3 impulse(const RestingPoint& p) const { return {p.push_impulse, 0, 0}; }
@@ -391,8 +391,8 @@ RestingPoint resting_point(const RestingFace& face, std::uint32_t face_index, co
   r.k_11 = frame.t1.dot(K_t1);
   r.k_12 = frame.t2.dot(K_t1);
   r.k_22 = frame.t2.dot(K_t2);
-  r.touch = frame.n.dot(relative_velocity(bodies.velocities, bodies.velocities, r)) +
-            frame.n.dot(relative_velocity(bodies.corrections, bodies.velocities, r)) +
+  r.touch = frame.n.dot(relative_velocity(bodies, r)) +
+            frame.n.dot(r.relative_velocity(bodies.corrections, bodies.velocities)) +
             point.depth / dt;
   return r;
 }
@@ -525,8 +525,7 @@ int rest(World& world, const std::vector<bool>& is_static, RestingImpulses& impu
     const RestingPoint& p = points[at];
     world.energy.resting -= p.normal_work;
     world.energy.friction -= p.friction_work;
-    if (p.b() >= world.grain_count() && p.b() < world.terrain_body()) {  // B is a wall's body
-      const std::size_t wall = p.b() - world.grain_count();
+    if (const std::int64_t wall = world.wall_of_body(p.b()); wall >= 0) {
       // Less what it started this solve with, as it was applied in the earlier sweeps.
       const Vec3* earlier = impulses.find_of_this_step(p.key);
       const ContactFrame frame = resting.face_of(p).frame();

@@ -68,6 +68,11 @@ struct RestingPoint {
   double normal_impulse() const { return held.x(); }
   // The point from B's centroid, where `posed` puts the bodies.
   Vec3 r_b(const std::vector<RigidBody>& posed) const { return r_a + (posed[a()].position - posed[b()].position); }
+  // The relative velocity here on `bodies` (the posed velocities or the corrections), `posed`
+  // placing the bodies.
+  Vec3 relative_velocity(const std::vector<RigidBody>& bodies, const std::vector<RigidBody>& posed) const {
+    return bodies[a()].velocity_at(r_a) - bodies[b()].velocity_at(r_b(posed));
+  }
   // K times a local impulse: the change of the local relative velocity.
   Vec3 K_times(const Vec3& p) const {
     return {k_nn * p.x() + k_n1 * p.y() + k_n2 * p.z(), k_n1 * p.x() + k_11 * p.y() + k_12 * p.z(),
@@ -86,7 +91,7 @@ struct RestingContacts {
   Vec3 friction_impulse(const RestingPoint& p) const { return face_of(p).frame().to_world({0, p.held.y(), p.held.z()}); }
   // The relative normal velocity at `p` on the posed bodies.
   double normal_velocity(const RestingPoint& p, const std::vector<RigidBody>& posed) const {
-    return face_of(p).normal.dot(posed[p.a()].velocity_at(p.r_a) - posed[p.b()].velocity_at(p.r_b(posed)));
+    return face_of(p).normal.dot(p.relative_velocity(posed, posed));
   }
   // Adds a face of Coulomb's `friction` and its support points (resting_face, resting_point).
   void add(const SupportFace& face, double friction, const RestingBodies& bodies, double dt);
