@@ -35,15 +35,20 @@ void apply(std::vector<RigidBody>& bodies, const RestingBodies& resting_bodies, 
   b.angular_velocity -= inverse_inertia[p.b()] * p.r_b(resting_bodies.velocities).cross(impulse);
 }
 
+// What impulses on the velocities worked on the relative motion at their points, by part, J.
+struct Work {
+  double normal = 0, friction = 0;
+};
+
 // Applies the local impulse P to the velocities, with the work of its normal and tangential
 // parts on the relative motion, ½ (u_before + u_after)·P split along n (their sum is the
-// change of kinetic energy); u_before local too.
-void apply_measured(RestingBodies& bodies, RestingPoint& p, const ContactFrame& frame, const Vec3& impulse,
-                    const Vec3& velocity_before) {
+// change of kinetic energy), added to `work`; u_before local too.
+void apply_measured(RestingBodies& bodies, const RestingPoint& p, const ContactFrame& frame, const Vec3& impulse,
+                    const Vec3& velocity_before, Work& work) {
   apply(bodies.velocities, bodies, p, frame.to_world(impulse));
   const Vec3 mean = velocity_before + 0.5 * p.K_times(impulse);
-  p.normal_work += mean.x() * impulse.x();
-  p.friction_work += mean.y() * impulse.y() + mean.z() * impulse.z();
+  work.normal += mean.x() * impulse.x();
+  work.friction += mean.y() * impulse.y() + mean.z() * impulse.z();
 }
 
 // The friction impulse F, |F| ≤ cap, that leaves the least kinetic energy in the relative
@@ -75,7 +80,7 @@ Eigen::Vector2d sliding_friction(const Eigen::Matrix2d& A, const Eigen::Vector2d
 // directions at once where that stays within μ times the normal impulse (a step along the
 // slip alone cycles where K couples them, docs/theory.md "The resting solve"), else the
 // sliding friction of that size. Both go on as one impulse.
-void hold(RestingBodies& bodies, const RestingFace& face, RestingPoint& p, double slack) {
+void hold(RestingBodies& bodies, const RestingFace& face, RestingPoint& p, double slack, Work& work) {
   const ContactFrame frame = face.frame();
   const Vec3 u = frame.to_local(relative_velocity(bodies, p));
   const double target = std::min(p.touch + slack, 0.0);
@@ -99,7 +104,7 @@ void hold(RestingBodies& bodies, const RestingFace& face, RestingPoint& p, doubl
     p.held.y() = friction.x();
     p.held.z() = friction.y();
   }
-  if (impulse != Vec3::Zero()) apply_measured(bodies, p, frame, impulse, u);
+  if (impulse != Vec3::Zero()) apply_measured(bodies, p, frame, impulse, u, work);
 }
 
 // A world impulse as a point's local held impulse, its normal part not below 0 (the normal
@@ -200,35 +205,36 @@ Schedule schedule(const std::vector<std::uint32_t>& island, const std::vector<Re
 
 // What the passes solve: the velocities (hold) or the corrections (push). Each readies a point
 // (at its place) before the first pass, solves it, reads its accumulated impulse and moves it
-// (with the bodies) by a given impulse, both local.
+// (with the bodies) by a given impulse, both local; the work on the velocities goes to the
+// unit's `work` (the corrections move the bodies within this step only and do none).
 struct Hold {
   RestingBodies& bodies;
   const std::vector<RestingFace>& faces;
   double slack;
   const std::vector<char>& warm_started;  // by place: the point applies its warm start first
-  void begin(RestingPoint& p, std::uint32_t at) const {
+  void begin(RestingPoint& p, std::uint32_t at, Work& work) const {
     if (!warm_started[at]) return;
     const ContactFrame frame = faces[p.face].frame();
-    apply_measured(bodies, p, frame, p.held, frame.to_local(relative_velocity(bodies, p)));
+    apply_measured(bodies, p, frame, p.held, frame.to_local(relative_velocity(bodies, p)), work);
   }
-  void solve(RestingPoint& p) const { hold(bodies, faces[p.face], p, slack); }
+  void solve(RestingPoint& p, Work& work) const { hold(bodies, faces[p.face], p, slack, work); }
   Vec3 impulse(const RestingPoint& p) const { return p.held; }
-  void shift(RestingPoint& p, const Vec3& by) const {
+  void shift(RestingPoint& p, const Vec3& by, Work& work) const {
     p.held += by;
     const ContactFrame frame = faces[p.face].frame();
-    apply_measured(bodies, p, frame, by, frame.to_local(relative_velocity(bodies, p)));
+    apply_measured(bodies, p, frame, by, frame.to_local(relative_velocity(bodies, p)), work);
   }
 };
 struct Push {
   RestingBodies& bodies;
   const std::vector<RestingFace>& faces;
   // What the velocities now left of the approach to touching, the corrections make up.
-  void begin(RestingPoint& p, std::uint32_t) const {
+  void begin(RestingPoint& p, std::uint32_t, Work&) const {
     p.touch -= faces[p.face].normal.dot(relative_velocity(bodies, p));
   }
-  void solve(RestingPoint& p) const { push(bodies, faces[p.face], p); }
+  void solve(RestingPoint& p, Work&) const { push(bodies, faces[p.face], p); }
   Vec3 impulse(const RestingPoint& p) const { return {p.push_impulse, 0, 0}; }
-  void shift(RestingPoint& p, const Vec3& by) const {
+  void shift(RestingPoint& p, const Vec3& by, Work&) const {
     p.push_impulse += by.x();
     apply(bodies.corrections, bodies, p, by.x() * faces[p.face].normal);
   }
@@ -251,23 +257,26 @@ struct Push {
 // island, summed unit by unit in schedule order, and above 1 the directions restart from the
 // changes. The step may leave an impulse outside its cone for a moment: the next pass projects
 // it. A unit the active set skips has no change and drops its direction. Stops after
-// `max_passes` if still changing. Returns the passes.
+// `max_passes` if still changing. Returns the passes, and adds the work done to `work`, unit by
+// unit in schedule order (each unit's own sum, kept beside the schedule, is the same on any
+// number of threads).
 template <class Pass>
 int passes_until_still(const Schedule& s, std::vector<RestingPoint>& points, std::vector<RigidBody>& bodies,
                        const std::vector<bool>& is_static, std::vector<int>& moved, const RestingSettings& settings,
-                       int max_passes, bool parallel, const Pass& pass, bool* crowded = nullptr) {
+                       int max_passes, bool parallel, const Pass& pass, Work& work, bool* crowded = nullptr) {
   const std::size_t colours = s.colour_start.size() - 1;
   for (std::uint32_t k : s.points) {
     moved[points[k].a()] = moved[points[k].b()] = -1;
-    points[k].direction = Vec3::Zero();
+    points[k].direction = Eigen::Vector3f::Zero();
   }
+  std::vector<Work> unit_work(s.unit_start.size() - 1);
   // Solves unit u in pass k, noting its squared impulse change in `unit_change`; returns the
   // largest change of relative velocity at its points.
   auto solve_unit = [&](std::size_t u, int k, std::vector<double>& unit_change) {
     const RestingPoint& first = points[s.points[s.unit_start[u]]];
     const bool b_moves = !is_static[first.b()];
     if (moved[first.a()] < k - 1 && (!b_moves || moved[first.b()] < k - 1)) {
-      for (std::uint32_t q = s.unit_start[u]; q < s.unit_start[u + 1]; ++q) points[s.points[q]].change = Vec3::Zero();
+      for (std::uint32_t q = s.unit_start[u]; q < s.unit_start[u + 1]; ++q) points[s.points[q]].change = Eigen::Vector3f::Zero();
       unit_change[u] = 0;
       return 0.0;
     }
@@ -276,9 +285,10 @@ int passes_until_still(const Schedule& s, std::vector<RestingPoint>& points, std
     for (std::uint32_t q = s.unit_start[u]; q < s.unit_start[u + 1]; ++q) {
       RestingPoint& p = points[s.points[q]];
       const Vec3 before = pass.impulse(p);
-      pass.solve(p);
-      p.change = pass.impulse(p) - before;
-      squared_change += p.change.squaredNorm();
+      pass.solve(p, unit_work[u]);
+      const Vec3 change = pass.impulse(p) - before;
+      p.change = change.cast<float>();
+      squared_change += change.squaredNorm();
     }
     unit_change[u] = squared_change;
     const Vec3 dv = (bodies[first.a()].velocity - a_before.velocity) - (bodies[first.b()].velocity - b_before.velocity);
@@ -300,8 +310,8 @@ int passes_until_still(const Schedule& s, std::vector<RestingPoint>& points, std
   auto step_unit = [&](std::size_t u, double beta) {
     for (std::uint32_t q = s.unit_start[u]; q < s.unit_start[u + 1]; ++q) {
       RestingPoint& p = points[s.points[q]];
-      if (beta > 0 && p.direction != Vec3::Zero()) pass.shift(p, beta * p.direction);
-      p.direction = p.change + beta * p.direction;
+      if (beta > 0 && p.direction != Eigen::Vector3f::Zero()) pass.shift(p, beta * p.direction.cast<double>(), unit_work[u]);
+      p.direction = p.change + float(beta) * p.direction;
     }
   };
   // Threads share each colour in equal runs of units and meet at a barrier after it; every
@@ -338,7 +348,7 @@ int passes_until_still(const Schedule& s, std::vector<RestingPoint>& points, std
     };
     // Readied colour by colour like a pass: a grain's warm starts add up in schedule order.
     each_colour([&](std::size_t u) {
-      for (std::uint32_t q = s.unit_start[u]; q < s.unit_start[u + 1]; ++q) pass.begin(points[s.points[q]], s.points[q]);
+      for (std::uint32_t q = s.unit_start[u]; q < s.unit_start[u + 1]; ++q) pass.begin(points[s.points[q]], s.points[q], unit_work[u]);
     });
     double beta = 0, last_change = 0;
     for (int k = 0; k < max_passes; ++k) {
@@ -358,6 +368,10 @@ int passes_until_still(const Schedule& s, std::vector<RestingPoint>& points, std
     }
   }
   if (crowded && barrier) *crowded = *crowded || barrier->crowded();
+  for (const Work& w : unit_work) {
+    work.normal += w.normal;
+    work.friction += w.friction;
+  }
   return passes;
 }
 
@@ -405,11 +419,18 @@ void RestingContacts::add(const SupportFace& face, double friction, const Restin
 
 namespace {
 
+// What solve_islands() leaves for the books: where each point went (by its first place), the
+// most passes an island took, and the work done on the velocities, island by island in order.
+struct SolvedIslands {
+  std::vector<std::uint32_t> place;
+  int passes;
+  Work work;
+};
+
 // rest() up to its books: the points warm started, their islands scheduled, the points moved
-// into schedule order and solved. Returns where each point went (by its first place) and the
-// most passes an island took; the islands and schedules go before the books, which the step's
-// peak of memory would otherwise hold too.
-std::pair<std::vector<std::uint32_t>, int> solve_islands(const std::vector<bool>& is_static, const RestingImpulses& impulses,
+// into schedule order and solved. The islands and schedules go before the books, which the
+// step's peak of memory would otherwise hold too.
+SolvedIslands solve_islands(const std::vector<bool>& is_static, const RestingImpulses& impulses,
                                                          RestingContacts& resting, RestingBodies& bodies,
                                                          const RestingSettings& settings) {
   std::vector<RestingPoint>& points = resting.points;
@@ -479,15 +500,16 @@ std::pair<std::vector<std::uint32_t>, int> solve_islands(const std::vector<bool>
   move_to(resting.faces, face_place);
 
   std::vector<int> passes(islands.size(), 0);
+  std::vector<Work> island_work(islands.size());
   std::vector<int> moved(bodies.velocities.size(), -1);
   auto solve = [&](std::size_t i, bool parallel, bool* crowded) {
     const Schedule& s = schedules[i];
     const int held =
         passes_until_still(s, points, bodies.velocities, is_static, moved, settings, pass_limits[i], parallel,
-                           Hold{bodies, resting.faces, settings.slack, warm_at_place}, crowded);
-    const int pushed =
-        passes_until_still(s, points, bodies.corrections, is_static, moved, settings, pass_limits[i], parallel, Push{bodies, resting.faces},
-                           crowded);
+                           Hold{bodies, resting.faces, settings.slack, warm_at_place}, island_work[i], crowded);
+    Work none;  // the corrections do no work (Push)
+    const int pushed = passes_until_still(s, points, bodies.corrections, is_static, moved, settings, pass_limits[i],
+                                          parallel, Push{bodies, resting.faces}, none, crowded);
     passes[i] = std::max(held, pushed);
   };
   // An island of this many points is solved by all threads at once, smaller ones side by side
@@ -510,21 +532,26 @@ std::pair<std::vector<std::uint32_t>, int> solve_islands(const std::vector<bool>
 #pragma omp parallel for schedule(dynamic) if (islands.size() > 1 && points.size() >= smallest_parallel_loop)
   for (std::size_t i = 0; i < islands.size(); ++i)
     if (!share || schedules[i].points.size() < shared_island) solve(i, false, nullptr);
-  return {std::move(place), passes.empty() ? 0 : *std::max_element(passes.begin(), passes.end())};
+  Work work;
+  for (const Work& w : island_work) {
+    work.normal += w.normal;
+    work.friction += w.friction;
+  }
+  return {std::move(place), passes.empty() ? 0 : *std::max_element(passes.begin(), passes.end()), work};
 }
 
 }  // namespace
 
 int rest(World& world, const std::vector<bool>& is_static, RestingImpulses& impulses, RestingContacts& resting,
          RestingBodies& bodies, const RestingSettings& settings, StepReport& report) {
-  const auto [place, passes] = solve_islands(is_static, impulses, resting, bodies, settings);
+  const SolvedIslands solved = solve_islands(is_static, impulses, resting, bodies, settings);
   const std::vector<RestingPoint>& points = resting.points;
 
-  // The books, point by point in their first order.
-  for (std::uint32_t at : place) {
+  // The books: the work, then the walls' impulses point by point in the points' first order.
+  world.energy.resting -= solved.work.normal;
+  world.energy.friction -= solved.work.friction;
+  for (std::uint32_t at : solved.place) {
     const RestingPoint& p = points[at];
-    world.energy.resting -= p.normal_work;
-    world.energy.friction -= p.friction_work;
     if (const std::int64_t wall = world.wall_of_body(p.b()); wall >= 0) {
       // Less what it started this solve with, as it was applied in the earlier sweeps.
       const Vec3* earlier = impulses.find_of_this_step(p.key);
@@ -538,7 +565,7 @@ int rest(World& world, const std::vector<bool>& is_static, RestingImpulses& impu
   // in one face, so none arise).
   impulses.update(
       points.size(), [&](std::size_t k) { return points[k].key; }, [&](std::size_t k) { return resting.impulse(points[k]); });
-  return passes;
+  return solved.passes;
 }
 
 }  // namespace scree::solver
