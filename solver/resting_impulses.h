@@ -33,9 +33,9 @@ class RestingImpulses {
   // Entries in any order, none of them of the step under way; of equal keys the last one
   // given is kept.
   explicit RestingImpulses(std::vector<Entry> entries) {
-    const std::vector<std::uint32_t> order = sorted_order(entries.size(), [&](std::size_t k) { return entries[k].first; });
-    entries_.reserve(order.size());
-    for (std::uint32_t k : order) entries_.push_back(entries[k]);
+    const std::vector<Sorted> sorted = sorted_keys(entries.size(), [&](std::size_t k) { return entries[k].first; });
+    entries_.reserve(sorted.size());
+    for (const Sorted& e : sorted) entries_.push_back(entries[e.index]);
     this_step_.assign(entries_.size(), false);
   }
 
@@ -62,32 +62,31 @@ class RestingImpulses {
 
   // Takes in `count` entries, the k-th of key key_of(k) and impulse impulse_of(k), as the
   // step's own; they replace any of the same key, and of equal keys among them the last is
-  // kept. They are read where they lie (a sweep's resting points): their keys, read once in
-  // order, are sorted as indices, and each impulse is read once, as it is merged in. A
-  // sorted copy of the entries would be a step's peak of memory, and reading the keys where
-  // they lie at every comparison took 3 % of a 4000-grain heap's time (docs/benchmarks.md,
-  // "The eighth pass"). The merge runs from the back in place, into the array's spare room
-  // (keep_this_step keeps the room the step's merges took).
+  // kept. They are read where they lie (a sweep's resting points): their keys, read in
+  // order, are sorted with their indices, and each impulse is read once, as it is merged in.
+  // A sorted copy of the entries would be a step's peak of memory; sorted as bare indices,
+  // the keys were read from where they lie at every comparison, a miss of the cache each
+  // (docs/benchmarks.md, "The eighth pass" and "The ninth pass"). The merge runs from the back
+  // in place, into the array's spare room (keep_this_step keeps the room the step's merges
+  // took).
   template <class KeyOf, class ImpulseOf>
   void update(std::size_t count, const KeyOf& key_of, const ImpulseOf& impulse_of) {
-    std::vector<RestingKey> keys(count);
-    for (std::size_t k = 0; k < count; ++k) keys[k] = key_of(k);
-    const std::vector<std::uint32_t> order = sorted_order(count, [&](std::size_t k) { return keys[k]; });
-    std::size_t size = entries_.size() + order.size();
-    for (std::size_t older = 0, e = 0; older < entries_.size() && e < order.size();) {
-      const RestingKey& key = keys[order[e]];
+    const std::vector<Sorted> sorted = sorted_keys(count, key_of);
+    std::size_t size = entries_.size() + sorted.size();
+    for (std::size_t older = 0, e = 0; older < entries_.size() && e < sorted.size();) {
+      const RestingKey& key = sorted[e].key;
       if (entries_[older].first < key) ++older;
       else if (key < entries_[older].first) ++e;
       else --size, ++older, ++e;
     }
-    std::size_t older = entries_.size(), next = order.size(), to = size;
+    std::size_t older = entries_.size(), next = sorted.size(), to = size;
     if (size > entries_.capacity()) entries_.reserve(size + size / 16);  // not twice: a step adds few
     entries_.resize(size);
     this_step_.resize(size);
     // What is still to be placed lies at or before `to`: the older entries left are at most
     // as many as the places left.
     while (next > 0) {
-      const RestingKey& key = keys[order[next - 1]];
+      const RestingKey& key = sorted[next - 1].key;
       --to;
       if (older > 0 && key < entries_[older - 1].first) {
         entries_[to] = entries_[older - 1];
@@ -96,7 +95,7 @@ class RestingImpulses {
         continue;
       }
       if (older > 0 && entries_[older - 1].first == key) --older;
-      entries_[to] = {key, impulse_of(order[next - 1])};
+      entries_[to] = {key, impulse_of(sorted[next - 1].index)};
       this_step_[to] = true;
       --next;
     }
@@ -122,29 +121,39 @@ class RestingImpulses {
   bool operator==(const RestingImpulses&) const = default;
 
  private:
-  // The order of `count` keys (key_of(k), k < count) sorted, of equal keys only the last
-  // given. By A first (a count of each A's keys places them, in the order given), then each
-  // A's few keys by the rest of the key in place: linear in the keys, where a general sort of
-  // a heap's 30 000 took the books' share of a step on one thread (docs/benchmarks.md, the
-  // seventh pass).
+  // A key and where it was given.
+  struct Sorted {
+    RestingKey key;
+    std::uint32_t index;
+  };
+  // `count` keys (key_of(k), k < count) sorted with their indices, of equal keys only the
+  // last given. By A first (a count of each A's keys places them, in the order given), then
+  // each A's few keys by the rest of the key in place: linear in the keys, where a general
+  // sort of a heap's 30 000 took the books' share of a step on one thread (docs/benchmarks.md,
+  // the seventh pass).
   template <class KeyOf>
-  static std::vector<std::uint32_t> sorted_order(std::size_t count, const KeyOf& key_of) {
-    std::uint32_t a_count = 0;
-    for (std::size_t k = 0; k < count; ++k) a_count = std::max(a_count, key_of(k).a + 1);
-    std::vector<std::uint32_t> next(a_count + 1, 0);  // A's first place
-    for (std::size_t k = 0; k < count; ++k) ++next[key_of(k).a + 1];
-    for (std::uint32_t a = 0; a < a_count; ++a) next[a + 1] += next[a];
-    std::vector<std::uint32_t> order(count);
-    for (std::size_t k = 0; k < count; ++k) order[next[key_of(k).a]++] = std::uint32_t(k);
-    for (std::size_t k = 1; k < count; ++k)  // insertion, stable; runs of one A only
-      for (std::size_t j = k; j > 0 && key_of(order[j]) < key_of(order[j - 1]); --j) std::swap(order[j], order[j - 1]);
-    std::size_t kept = 0;
-    for (std::uint32_t k : order) {
-      if (kept > 0 && key_of(order[kept - 1]) == key_of(k)) order[kept - 1] = k;
-      else order[kept++] = k;
+  static std::vector<Sorted> sorted_keys(std::size_t count, const KeyOf& key_of) {
+    std::vector<std::uint32_t> next;  // A's first place; the keys are read twice, in order
+    for (std::size_t k = 0; k < count; ++k) {
+      const std::size_t a = key_of(k).a;
+      if (a + 2 > next.size()) next.resize(a + 2, 0);
+      ++next[a + 1];
     }
-    order.resize(kept);
-    return order;
+    for (std::size_t a = 1; a < next.size(); ++a) next[a] += next[a - 1];
+    std::vector<Sorted> sorted(count);
+    for (std::size_t k = 0; k < count; ++k) {
+      const RestingKey key = key_of(k);
+      sorted[next[key.a]++] = {key, std::uint32_t(k)};
+    }
+    for (std::size_t k = 1; k < count; ++k)  // insertion, stable; runs of one A only
+      for (std::size_t j = k; j > 0 && sorted[j].key < sorted[j - 1].key; --j) std::swap(sorted[j], sorted[j - 1]);
+    std::size_t kept = 0;
+    for (const Sorted& e : sorted) {
+      if (kept > 0 && sorted[kept - 1].key == e.key) sorted[kept - 1] = e;
+      else sorted[kept++] = e;
+    }
+    sorted.resize(kept);
+    return sorted;
   }
 
   // The place of `key`, or size() if it has none.
