@@ -318,6 +318,10 @@ int passes_until_still(const Schedule& s, std::vector<RestingPoint>& points, std
   // thread then reads the same sums, so all stop at the same pass. The pass's sums are kept by
   // pass parity: a thread may start the next pass while another still reads them.
   std::optional<TeamBarrier> barrier;
+  // Units are claimed in runs of `chunk` as threads come free, the counters used colour by
+  // colour in turn; which thread solves a unit changes no result.
+  constexpr std::size_t chunk = 8;
+  std::atomic<std::size_t> claimed[2] = {0, 0};
   std::vector<double> unit_change_of[2];  // squared impulse changes by unit
   unit_change_of[0].assign(s.unit_start.size() - 1, 0.0);
   unit_change_of[1] = unit_change_of[0];
@@ -326,6 +330,7 @@ int passes_until_still(const Schedule& s, std::vector<RestingPoint>& points, std
 #pragma omp parallel if (parallel)
   {
     const int threads = omp_get_num_threads(), me = omp_get_thread_num();
+    std::size_t colour_turn = 0;  // colours met so far, the same count in every thread
 #pragma omp single
     {
       barrier.emplace(threads);
@@ -334,15 +339,21 @@ int passes_until_still(const Schedule& s, std::vector<RestingPoint>& points, std
     }
     auto each_colour = [&](auto&& unit) {
       for (std::size_t c = 0; c < colours; ++c) {
-        const std::size_t begin = s.colour_start[c], count = s.colour_start[c + 1] - begin;
+        const std::size_t begin = s.colour_start[c], end = s.colour_start[c + 1];
+        // The next colour's counter is free again: its last colour ended at the barrier before this one.
+        if (me == 0) claimed[(colour_turn + 1) % 2].store(0, std::memory_order_relaxed);
+        std::atomic<std::size_t>& mine = claimed[colour_turn % 2];
         if (s.last_shared && c + 1 == colours) {
           if (me == 0)
-            for (std::size_t u = begin; u < begin + count; ++u) unit(u);
+            for (std::size_t u = begin; u < end; ++u) unit(u);
         } else {
-          for (std::size_t u = begin + count * std::size_t(me) / std::size_t(threads);
-               u < begin + count * std::size_t(me + 1) / std::size_t(threads); ++u)
-            unit(u);
+          for (;;) {
+            const std::size_t first = begin + mine.fetch_add(chunk, std::memory_order_relaxed);
+            if (first >= end) break;
+            for (std::size_t u = first; u < std::min(first + chunk, end); ++u) unit(u);
+          }
         }
+        ++colour_turn;
         if (threads > 1) barrier->arrive_and_wait();
       }
     };
