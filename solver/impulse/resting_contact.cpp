@@ -267,7 +267,7 @@ int passes_until_still(const Schedule& s, std::vector<RestingPoint>& points, std
   const std::size_t colours = s.colour_start.size() - 1;
   for (std::uint32_t k : s.points) {
     moved[points[k].a()] = moved[points[k].b()] = -1;
-    points[k].direction = Eigen::Vector3f::Zero();
+    points[k].direction = Vec3::Zero();
   }
   std::vector<Work> unit_work(s.unit_start.size() - 1);
   // Solves unit u in pass k, noting its squared impulse change in `unit_change`; returns the
@@ -276,7 +276,7 @@ int passes_until_still(const Schedule& s, std::vector<RestingPoint>& points, std
     const RestingPoint& first = points[s.points[s.unit_start[u]]];
     const bool b_moves = !is_static[first.b()];
     if (moved[first.a()] < k - 1 && (!b_moves || moved[first.b()] < k - 1)) {
-      for (std::uint32_t q = s.unit_start[u]; q < s.unit_start[u + 1]; ++q) points[s.points[q]].change = Eigen::Vector3f::Zero();
+      for (std::uint32_t q = s.unit_start[u]; q < s.unit_start[u + 1]; ++q) points[s.points[q]].change = Vec3::Zero();
       unit_change[u] = 0;
       return 0.0;
     }
@@ -287,7 +287,7 @@ int passes_until_still(const Schedule& s, std::vector<RestingPoint>& points, std
       const Vec3 before = pass.impulse(p);
       pass.solve(p, unit_work[u]);
       const Vec3 change = pass.impulse(p) - before;
-      p.change = change.cast<float>();
+      p.change = change;
       squared_change += change.squaredNorm();
     }
     unit_change[u] = squared_change;
@@ -310,8 +310,8 @@ int passes_until_still(const Schedule& s, std::vector<RestingPoint>& points, std
   auto step_unit = [&](std::size_t u, double beta) {
     for (std::uint32_t q = s.unit_start[u]; q < s.unit_start[u + 1]; ++q) {
       RestingPoint& p = points[s.points[q]];
-      if (beta > 0 && p.direction != Eigen::Vector3f::Zero()) pass.shift(p, beta * p.direction.cast<double>(), unit_work[u]);
-      p.direction = p.change + float(beta) * p.direction;
+      if (beta > 0 && p.direction != Vec3::Zero()) pass.shift(p, beta * p.direction, unit_work[u]);
+      p.direction = p.change + beta * p.direction;
     }
   };
   // Threads share each colour in equal runs of units and meet at a barrier after it; every

@@ -45,11 +45,10 @@ struct RestingFace {
   ContactFrame frame() const { return {normal, tangent}; }
 };
 
-// A support point of a resting face, with what the passes accumulate: 160 bytes, where a
-// settled heap holds ~30 a grain, streamed once a pass: the passes are bound by moving the
-// points (docs/benchmarks.md: it was 400, then 280, 224, 200; the ninth pass). What its
-// impulses work on the bodies is booked by unit (rest()). Vectors marked local are in its
-// face's ContactFrame.
+// A support point of a resting face, with what the passes accumulate: 184 bytes, where a
+// settled heap holds ~30 a grain, streamed once a pass (docs/benchmarks.md: it was 400, then
+// 280, 224, 200; the ninth pass). What its impulses work on the bodies is booked by unit
+// (rest()). Vectors marked local are in its face's ContactFrame.
 struct RestingPoint {
   RestingKey key;              // A = key.a a grain; B = key.b a grain or a static body
   std::uint32_t face;          // its RestingFace, by index
@@ -57,16 +56,14 @@ struct RestingPoint {
   // K (an impulse P on A changes the relative velocity by K P) in the local frame: symmetric,
   // its normal row (k_nn, k_n1, k_n2) and tangential block (k_11, k_12; k_12, k_22). In double
   // precision: in single, a sticking point's slip is left at 1e-7 of itself by a pass, and the
-  // booked work misses the kinetic energy's change by 3e-9 of it.
+  // booked work misses the kinetic energy's change by 3e-9 of it (docs/benchmarks.md, the
+  // ninth pass).
   double k_nn, k_n1, k_n2, k_11, k_12, k_22;
   double touch;                // normal velocity plus correction that ends the step touching, m/s
   Vec3 held = Vec3::Zero();    // local, accumulated on the velocities: normal ≥ 0, |friction| ≤ μ × normal
   double push_impulse = 0;     // accumulated on the corrections along n, ≥ 0
-  // Local, in single precision: what the last pass changed its impulse by, and its part of
-  // the conjugate direction (rest(), below). They only steer the passes, whose fixed point
-  // does not depend on them.
-  Eigen::Vector3f change = Eigen::Vector3f::Zero();
-  Eigen::Vector3f direction = Eigen::Vector3f::Zero();
+  Vec3 change = Vec3::Zero();     // local, what the last pass changed its impulse by
+  Vec3 direction = Vec3::Zero();  // local, its part of the conjugate direction (rest(), below)
 
   std::uint32_t a() const { return key.a; }
   std::uint32_t b() const { return key.b; }
