@@ -314,12 +314,14 @@ int passes_until_still(const Schedule& s, std::vector<RestingPoint>& points, std
       p.direction = p.change + beta * p.direction;
     }
   };
-  // Threads share each colour in equal runs of units and meet at a barrier after it; every
-  // thread then reads the same sums, so all stop at the same pass. The pass's sums are kept by
+  // Threads share each colour, claiming its units in runs (below), and meet at a barrier
+  // after it; every thread then reads the same sums, so all stop at the same pass. The pass's sums are kept by
   // pass parity: a thread may start the next pass while another still reads them.
   std::optional<TeamBarrier> barrier;
-  // Units are claimed in runs of `chunk` as threads come free, the counters used colour by
-  // colour in turn; which thread solves a unit changes no result.
+  // Units are claimed in runs of `chunk` as threads come free: a thread the machine holds
+  // up leaves its units to the others, where shares fixed in advance kept them all waiting
+  // (docs/benchmarks.md, the ninth pass). The two counters serve the colours in turn; which
+  // thread solves a unit changes no result.
   constexpr std::size_t chunk = 8;
   std::atomic<std::size_t> claimed[2] = {0, 0};
   std::vector<double> unit_change_of[2];  // squared impulse changes by unit
