@@ -38,6 +38,11 @@ void apply(std::vector<RigidBody>& bodies, const RestingBodies& resting_bodies, 
 // What impulses on the velocities worked on the relative motion at their points, by part, J.
 struct Work {
   double normal = 0, friction = 0;
+  Work& operator+=(const Work& w) {
+    normal += w.normal;
+    friction += w.friction;
+    return *this;
+  }
 };
 
 // Applies the local impulse P to the velocities, with the work of its normal and tangential
@@ -256,7 +261,7 @@ struct Push {
 // 2010, the nonsmooth nonlinear conjugate gradient); β_k = |Δλ_k|² / |Δλ_{k−1}|² over the
 // island, summed unit by unit in schedule order, and above 1 the directions restart from the
 // changes. The step may leave an impulse outside its cone for a moment: the next pass projects
-// it. A unit the active set skips has no change and drops its direction. Stops after
+// it. A unit the active set skips has no change, and its direction keeps β times itself. Stops after
 // `max_passes` if still changing. Returns the passes, and adds the work done to `work`, unit by
 // unit in schedule order (each unit's own sum, kept beside the schedule, is the same on any
 // number of threads).
@@ -286,9 +291,8 @@ int passes_until_still(const Schedule& s, std::vector<RestingPoint>& points, std
       RestingPoint& p = points[s.points[q]];
       const Vec3 before = pass.impulse(p);
       pass.solve(p, unit_work[u]);
-      const Vec3 change = pass.impulse(p) - before;
-      p.change = change;
-      squared_change += change.squaredNorm();
+      p.change = pass.impulse(p) - before;
+      squared_change += p.change.squaredNorm();
     }
     unit_change[u] = squared_change;
     const Vec3 dv = (bodies[first.a()].velocity - a_before.velocity) - (bodies[first.b()].velocity - b_before.velocity);
@@ -315,8 +319,9 @@ int passes_until_still(const Schedule& s, std::vector<RestingPoint>& points, std
     }
   };
   // Threads share each colour, claiming its units in runs (below), and meet at a barrier
-  // after it; every thread then reads the same sums, so all stop at the same pass. The pass's sums are kept by
-  // pass parity: a thread may start the next pass while another still reads them.
+  // after it; every thread then reads the same sums, so all stop at the same pass. The pass's
+  // sums are kept by pass parity: a thread may start the next pass while another still reads
+  // them.
   std::optional<TeamBarrier> barrier;
   // Each thread has an equal share of a colour's units and claims them from its own counter
   // in runs of `chunk`; a thread done with its share claims runs of the others' shares. The
@@ -395,10 +400,7 @@ int passes_until_still(const Schedule& s, std::vector<RestingPoint>& points, std
     }
   }
   if (crowded && barrier) *crowded = *crowded || barrier->crowded();
-  for (const Work& w : unit_work) {
-    work.normal += w.normal;
-    work.friction += w.friction;
-  }
+  for (const Work& w : unit_work) work += w;
   return passes;
 }
 
@@ -458,8 +460,7 @@ struct SolvedIslands {
 // into schedule order and solved. The islands and schedules go before the books, which the
 // step's peak of memory would otherwise hold too.
 SolvedIslands solve_islands(const std::vector<bool>& is_static, const RestingImpulses& impulses,
-                                                         RestingContacts& resting, RestingBodies& bodies,
-                                                         const RestingSettings& settings) {
+                            RestingContacts& resting, RestingBodies& bodies, const RestingSettings& settings) {
   std::vector<RestingPoint>& points = resting.points;
   // Each point starts from what it has applied in this step's earlier sweeps, so that a later
   // sweep may take back some of it; a point met for the first time applies β times its
@@ -560,10 +561,7 @@ SolvedIslands solve_islands(const std::vector<bool>& is_static, const RestingImp
   for (std::size_t i = 0; i < islands.size(); ++i)
     if (!share || schedules[i].points.size() < shared_island) solve(i, false, nullptr);
   Work work;
-  for (const Work& w : island_work) {
-    work.normal += w.normal;
-    work.friction += w.friction;
-  }
+  for (const Work& w : island_work) work += w;
   return {std::move(place), passes.empty() ? 0 : *std::max_element(passes.begin(), passes.end()), work};
 }
 
