@@ -123,6 +123,24 @@ double relative_motion(const ShapeTemplate& master, const NearNodes& near, const
 
 }  // namespace
 
+void NearNodes::list(const std::vector<NearNode>& nodes) {
+  packed_.clear();
+  const double step = phi_step();
+  std::uint32_t last = 0;
+  for (const NearNode& n : nodes) {
+    for (std::uint32_t gap = n.node - last;; gap >>= 7) {
+      packed_.push_back(std::uint8_t((gap & 0x7f) | (gap > 0x7f ? 0x80 : 0)));
+      if (gap <= 0x7f) break;
+    }
+    last = n.node;
+    // The level at or below φ, as for_each_listed() makes it.
+    int level = step > 0 ? int(std::min(255.0, std::floor((n.phi - least) / step))) : 0;
+    while (level > 0 && least + level * step > n.phi) --level;
+    packed_.push_back(std::uint8_t(std::max(level, 0)));
+  }
+  packed_.shrink_to_fit();  // kept until the pair goes stale: a heap holds ~16 lists a grain
+}
+
 NearNodesState near_nodes_cover(const NearNodes& near, const ShapeTemplate& master, const Pose& master_pose,
                                 const ShapeTemplate& other, const Pose& other_pose, double margin) {
   if (near.reach < 0 || master.nodes().empty() || near.master_scale != master_pose.scale ||
@@ -149,8 +167,9 @@ std::vector<NodeContact> node_contacts(const ShapeTemplate& master, const Pose& 
     case NearNodesCover::listed: {
       const NodeSampler sampler(master, master_pose, other, other_pose, margin, other_radius);
       const double below = margin + state.drift;
-      for (const NearNode& n : near.nodes)
-        if (n.phi < below) sampler.sample(n.node, contacts);
+      near.for_each_listed([&](std::uint32_t node, double phi) {
+        if (phi < below) sampler.sample(node, contacts);
+      });
       return contacts;  // in node order, as listed
     }
     case NearNodesCover::stale:
@@ -164,7 +183,8 @@ std::vector<NodeContact> node_contacts(const ShapeTemplate& master, const Pose& 
   near.other_scale = other_pose.scale;
   near.reach = margin + skin;
   near.least = near.reach;
-  near.nodes.clear();
+  thread_local std::vector<NearNode> listed;
+  listed.clear();
   const NodeSampler wide(master, master_pose, other, other_pose, near.reach, other_radius);
   const NodeSampler exact(master, master_pose, other, other_pose, margin, other_radius);
   master.for_nodes_near([&](const Eigen::Vector3f& cluster, float radius) { return wide.may_touch(cluster, radius); },
@@ -174,13 +194,11 @@ std::vector<NodeContact> node_contacts(const ShapeTemplate& master, const Pose& 
                           const double phi = value * other_pose.scale;
                           if (phi >= near.reach) return;
                           near.least = std::min(near.least, phi);
-                          float rounded = float(phi);
-                          if (double(rounded) > phi) rounded = std::nextafter(rounded, -std::numeric_limits<float>::infinity());
-                          near.nodes.push_back({i, rounded});
+                          listed.push_back({i, phi});
                           if (exact.within(i)) exact.add_if_below(i, value, contacts);
                         });
-  std::sort(near.nodes.begin(), near.nodes.end(), [](const NearNode& a, const NearNode& b) { return a.node < b.node; });
-  near.nodes.shrink_to_fit();  // kept until the pair goes stale: a heap holds ~16 lists a grain
+  std::sort(listed.begin(), listed.end(), [](const NearNode& a, const NearNode& b) { return a.node < b.node; });
+  near.list(listed);
   sort_by_node(contacts);
   return contacts;
 }

@@ -53,7 +53,7 @@ std::vector<NodeContact> node_contacts(const ShapeTemplate& master, const Pose& 
 // less L δ is below the margin.
 struct NearNode {
   std::uint32_t node;
-  float phi;  // m, when listed, rounded down
+  double phi;  // m
 };
 struct NearNodes {
   // The master as the search that listed the nodes saw it in the other's frame: its centre
@@ -62,9 +62,35 @@ struct NearNodes {
   Eigen::Vector3d centre_in_other = Eigen::Vector3d::Zero();
   Eigen::Quaterniond turn_in_other = Eigen::Quaterniond::Identity();
   double master_scale = 1, other_scale = 1;
-  double reach = -1;            // m; below zero: nothing listed yet
-  double least = 0;             // m
-  std::vector<NearNode> nodes;  // ascending
+  double reach = -1;  // m; below zero: nothing listed yet
+  double least = 0;   // m
+
+  // Lists `nodes` (ascending, each φ in [least, reach)).
+  void list(const std::vector<NearNode>& nodes);
+  // f(node, φ rounded down) for each listed node, ascending.
+  template <class F>
+  void for_each_listed(F&& f) const {
+    const double step = phi_step();
+    std::uint32_t node = 0;
+    for (std::size_t k = 0; k < packed_.size();) {
+      std::uint32_t gap = 0;
+      for (int shift = 0;; shift += 7) {
+        const std::uint8_t byte = packed_[k++];
+        gap |= std::uint32_t(byte & 0x7f) << shift;
+        if (!(byte & 0x80)) break;
+      }
+      node += gap;
+      f(node, least + packed_[k++] * step);
+    }
+  }
+
+ private:
+  // The listed nodes packed (~2 bytes a node where a settled heap lists ~380 a grain,
+  // docs/benchmarks.md, "The tenth pass"): each node's gap from the one before in 7-bit groups,
+  // low first, the top bit set on all but the last (LEB128); then its φ as the level below it
+  // of 256 from `least` up to `reach`, a bound from below, which is all the cover needs.
+  std::vector<std::uint8_t> packed_;
+  double phi_step() const { return (reach - least) / 255; }
 };
 
 // What `near` says of the pair posed so, for contacts below `margin`: no node can be below

@@ -125,6 +125,27 @@ TEST(NarrowPhase, ClusterCullingFindsWhatSamplingEveryNodeFinds) {
   EXPECT_GT(found, 2000u);  // the poses overlap: the comparison is not empty
 }
 
+// A list of near nodes gives back its nodes as listed, across gaps of one to 2³¹ between
+// them, each φ rounded down by less than a 255th of its span.
+TEST(NarrowPhase, NearNodesPackedGiveBackTheirNodesAndAPhiBelow) {
+  const std::vector<std::uint32_t> nodes = {0, 1, 2, 129, 257, 16640, 16641, 100000, 100127, 2147583648u, 4294967295u};
+  std::vector<NearNode> listed;
+  for (std::size_t k = 0; k < nodes.size(); ++k) listed.push_back({nodes[k], -2e-4 + 3e-5 * double((k * 7) % 11)});
+  NearNodes near;
+  near.reach = 1e-4;
+  near.least = -2e-4;
+  near.list(listed);
+  std::size_t k = 0;
+  near.for_each_listed([&](std::uint32_t node, double phi) {
+    ASSERT_LT(k, listed.size());
+    EXPECT_EQ(node, listed[k].node);
+    EXPECT_LE(phi, listed[k].phi);
+    EXPECT_GT(phi, listed[k].phi - (near.reach - near.least) / 255);
+    ++k;
+  });
+  EXPECT_EQ(k, listed.size());
+}
+
 // The near nodes kept from search to search give a fresh search's contacts bit for bit, along
 // a random walk of two superellipsoids that approach, touch, turn and part: steps a tenth of
 // a voxel (reused many times over), and jumps of two voxels (listed afresh). Each of the three
