@@ -127,25 +127,32 @@ class RestingImpulses {
     std::uint32_t index;
   };
   // `count` keys (key_of(k), k < count) sorted with their indices, of equal keys only the
-  // last given. By A first (a count of each A's keys places them, in the order given), then
-  // each A's few keys by the rest of the key in place: linear in the keys, where a general
-  // sort of a heap's 30 000 took the books' share of a step on one thread (docs/benchmarks.md,
-  // the seventh pass).
+  // last given. By B, then by A, each a count of the keys and a stable scatter (reading the
+  // keys in order), then each pair's few keys by the rest of the key in place: linear in the
+  // keys. A general sort of a heap's 30 000 took the books' share of a step on one thread
+  // (docs/benchmarks.md, the seventh pass), and sorted by A alone the ~30 keys of a grain,
+  // met in solve order, took 240 swaps each (the tenth pass).
   template <class KeyOf>
   static std::vector<Sorted> sorted_keys(std::size_t count, const KeyOf& key_of) {
-    std::vector<std::uint32_t> next;  // A's first place; the keys are read twice, in order
-    for (std::size_t k = 0; k < count; ++k) {
-      const std::size_t a = key_of(k).a;
-      if (a + 2 > next.size()) next.resize(a + 2, 0);
-      ++next[a + 1];
-    }
-    for (std::size_t a = 1; a < next.size(); ++a) next[a] += next[a - 1];
-    std::vector<Sorted> sorted(count);
-    for (std::size_t k = 0; k < count; ++k) {
-      const RestingKey key = key_of(k);
-      sorted[next[key.a]++] = {key, std::uint32_t(k)};
-    }
-    for (std::size_t k = 1; k < count; ++k)  // insertion, stable; runs of one A only
+    // Places by the key's part `of` (counted first), the entries given in order by `entry`.
+    auto scatter = [count](std::vector<Sorted>& into, auto&& entry, auto&& of) {
+      std::vector<std::uint32_t> next;  // a part's first place
+      for (std::size_t k = 0; k < count; ++k) {
+        const std::size_t part = of(entry(k).key);
+        if (part + 2 > next.size()) next.resize(part + 2, 0);
+        ++next[part + 1];
+      }
+      for (std::size_t part = 1; part < next.size(); ++part) next[part] += next[part - 1];
+      for (std::size_t k = 0; k < count; ++k) {
+        const Sorted e = entry(k);
+        into[next[of(e.key)]++] = e;
+      }
+    };
+    std::vector<Sorted> by_b(count), sorted(count);
+    scatter(by_b, [&](std::size_t k) { return Sorted{key_of(k), std::uint32_t(k)}; }, [](const RestingKey& key) { return key.b; });
+    scatter(sorted, [&](std::size_t k) { return by_b[k]; }, [](const RestingKey& key) { return key.a; });
+    by_b = {};
+    for (std::size_t k = 1; k < count; ++k)  // insertion, stable; runs of one pair only
       for (std::size_t j = k; j > 0 && sorted[j].key < sorted[j - 1].key; --j) std::swap(sorted[j], sorted[j - 1]);
     std::size_t kept = 0;
     for (const Sorted& e : sorted) {
