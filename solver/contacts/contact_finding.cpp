@@ -27,7 +27,7 @@ constexpr double near_node_skin = 1;
 // index, so that a resting face keeps its support points (and their warm start) from step to
 // step while it jiggles by round-off.
 std::vector<SupportPoint> support_points(const std::vector<NodeContact>& nodes, const std::vector<std::uint32_t>& members,
-                                         const Vec3& n, RestingKey key, double glue_distance) {
+                                         const Vec3& n, double glue_distance) {
   const Vec3 t1 = n.unitOrthogonal(), t2 = n.cross(t1);
   const double tie = 1e-3 * glue_distance;
   // The nine measures of every member, found once: its depth, then its reach along the eight
@@ -60,10 +60,7 @@ std::vector<SupportPoint> support_points(const std::vector<NodeContact>& nodes, 
   chosen.erase(std::unique(chosen.begin(), chosen.end()), chosen.end());
   std::vector<SupportPoint> points;
   points.reserve(chosen.size());
-  for (std::uint32_t k : chosen) {
-    key.node = std::int32_t(nodes[k].node);
-    points.push_back({nodes[k].point, nodes[k].depth, key});
-  }
+  for (std::uint32_t k : chosen) points.push_back({nodes[k].point, nodes[k].depth, std::int32_t(nodes[k].node)});
   return points;
 }
 
@@ -204,7 +201,7 @@ class ContactFinder {
       std::int32_t patch_face = face;
       if (wall < 0) {
         patch_face = std::int32_t(batch.faces.size());
-        batch.faces.push_back({a, b, -1, p.normal, support_points(nodes, p.members, p.normal, {a, b, 0, -1}, glue)});
+        batch.faces.push_back({a, b, -1, 0, p.normal, support_points(nodes, p.members, p.normal, glue)});
       }
       batch.contacts.push_back({a, b, p.point, p.normal, p.weighted_depth, wall, patch_face});
     }
@@ -214,7 +211,7 @@ class ContactFinder {
   void add_point_contact(Batch& batch, std::uint32_t a, std::uint32_t b, std::int32_t wall, std::int32_t plane, const Vec3& point,
                          const Vec3& normal, double depth) {
     batch.contacts.push_back({a, b, point, normal, depth, wall, std::int32_t(batch.faces.size())});
-    batch.faces.push_back({a, b, wall, normal, {{point, depth, {a, b, plane, -1}}}});
+    batch.faces.push_back({a, b, wall, plane, normal, {{point, depth, -1}}});
   }
 
   // `near`: the pair's near nodes, i's in j and j's in i, when kept.
@@ -280,8 +277,8 @@ class ContactFinder {
       std::vector<std::uint32_t> all(nodes.size());
       std::iota(all.begin(), all.end(), 0u);
       const std::int32_t face = std::int32_t(batch.faces.size());
-      batch.faces.push_back({i, body, std::int32_t(w), normal,
-                       support_points(nodes, all, normal, {i, body, plane, -1}, shape(i).glue_distance * world_.scale[i])});
+      batch.faces.push_back({i, body, std::int32_t(w), plane, normal,
+                             support_points(nodes, all, normal, shape(i).glue_distance * world_.scale[i])});
       add_patches(batch, i, body, std::int32_t(w), face, nodes);
     }
   }

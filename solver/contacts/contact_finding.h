@@ -29,13 +29,17 @@ struct Contact {
 struct SupportPoint {
   Vec3 point;          // world
   double depth;        // m
-  RestingKey key;      // the same contact in the next step
+  std::int32_t node;   // A's boundary node, −1 for a sphere
 };
 struct SupportFace {
   std::uint32_t grain, body;  // A and B
   std::int32_t wall;          // B's wall, −1 for a grain or the terrain
+  std::int32_t plane;         // the plane of B's wall, 0 for a grain or the terrain
   Vec3 normal;                // from B to A
   std::vector<SupportPoint> points;
+
+  // The same support point in the next step.
+  RestingKey key(const SupportPoint& p) const { return {grain, body, plane, p.node}; }
 };
 
 struct FoundContacts {

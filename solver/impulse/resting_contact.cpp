@@ -17,22 +17,23 @@ namespace scree::solver {
 
 namespace {
 
-// At `p` on the posed velocities.
-Vec3 relative_velocity(const RestingBodies& bodies, const RestingPoint& p) {
-  return p.relative_velocity(bodies.velocities, bodies.velocities);
+// At `p` (of face `f`) on the posed velocities.
+Vec3 relative_velocity(const RestingBodies& bodies, const RestingFace& f, const RestingPoint& p) {
+  return p.relative_velocity(f, bodies.velocities, bodies.velocities);
 }
 
-// P on A and −P on B; a static B is left unwritten (islands solved side by side share it).
-void apply(std::vector<RigidBody>& bodies, const RestingBodies& resting_bodies, const RestingPoint& p,
-           const Vec3& impulse) {
+// P on A and −P on B at `p` (of face `f`); a static B is left unwritten (islands solved side
+// by side share it).
+void apply(std::vector<RigidBody>& bodies, const RestingBodies& resting_bodies, const RestingFace& f,
+           const RestingPoint& p, const Vec3& impulse) {
   const std::vector<Mat3>& inverse_inertia = resting_bodies.inverse_inertia;
-  RigidBody& a = bodies[p.a()];
+  RigidBody& a = bodies[f.a];
   a.velocity += a.inverse_mass * impulse;
-  a.angular_velocity += inverse_inertia[p.a()] * p.r_a.cross(impulse);
-  RigidBody& b = bodies[p.b()];
+  a.angular_velocity += inverse_inertia[f.a] * p.r_a.cross(impulse);
+  RigidBody& b = bodies[f.b];
   if (b.is_static()) return;
   b.velocity -= b.inverse_mass * impulse;
-  b.angular_velocity -= inverse_inertia[p.b()] * p.r_b(resting_bodies.velocities).cross(impulse);
+  b.angular_velocity -= inverse_inertia[f.b] * p.r_b(f, resting_bodies.velocities).cross(impulse);
 }
 
 // What impulses on the velocities worked on the relative motion at their points, by part, J.
@@ -48,9 +49,9 @@ struct Work {
 // Applies the local impulse P to the velocities, with the work of its normal and tangential
 // parts on the relative motion, ½ (u_before + u_after)·P split along n (their sum is the
 // change of kinetic energy), added to `work`; u_before local too.
-void apply_measured(RestingBodies& bodies, const RestingPoint& p, const ContactFrame& frame, const Vec3& impulse,
-                    const Vec3& velocity_before, Work& work) {
-  apply(bodies.velocities, bodies, p, frame.to_world(impulse));
+void apply_measured(RestingBodies& bodies, const RestingFace& face, const ContactFrame& frame, const RestingPoint& p,
+                    const Vec3& impulse, const Vec3& velocity_before, Work& work) {
+  apply(bodies.velocities, bodies, face, p, frame.to_world(impulse));
   const Vec3 mean = velocity_before + 0.5 * p.K_times(impulse);
   work.normal += mean.x() * impulse.x();
   work.friction += mean.y() * impulse.y() + mean.z() * impulse.z();
@@ -87,7 +88,7 @@ Eigen::Vector2d sliding_friction(const Eigen::Matrix2d& A, const Eigen::Vector2d
 // sliding friction of that size. Both go on as one impulse.
 void hold(RestingBodies& bodies, const RestingFace& face, RestingPoint& p, double slack, Work& work) {
   const ContactFrame frame = face.frame();
-  const Vec3 u = frame.to_local(relative_velocity(bodies, p));
+  const Vec3 u = frame.to_local(relative_velocity(bodies, face, p));
   const double target = std::min(p.touch + slack, 0.0);
   const double normal = std::max(0.0, p.held.x() + (target - u.x()) / p.k_nn);
   Vec3 impulse(normal - p.held.x(), 0, 0);
@@ -109,7 +110,7 @@ void hold(RestingBodies& bodies, const RestingFace& face, RestingPoint& p, doubl
     p.held.y() = friction.x();
     p.held.z() = friction.y();
   }
-  if (impulse != Vec3::Zero()) apply_measured(bodies, p, frame, impulse, u, work);
+  if (impulse != Vec3::Zero()) apply_measured(bodies, face, frame, p, impulse, u, work);
 }
 
 // A world impulse as a point's local held impulse, its normal part not below 0 (the normal
@@ -122,11 +123,11 @@ Vec3 held_from(const ContactFrame& frame, const Vec3& impulse) {
 
 // One correction pass at a point: what pushes it out to touching by the step's end.
 void push(RestingBodies& bodies, const RestingFace& face, RestingPoint& p) {
-  const double normal_velocity = face.normal.dot(p.relative_velocity(bodies.corrections, bodies.velocities));
+  const double normal_velocity = face.normal.dot(p.relative_velocity(face, bodies.corrections, bodies.velocities));
   const double impulse = std::max(0.0, p.push_impulse + (p.touch - normal_velocity) / p.k_nn);
   const double change = impulse - p.push_impulse;
   if (change == 0) return;
-  apply(bodies.corrections, bodies, p, change * face.normal);
+  apply(bodies.corrections, bodies, face, p, change * face.normal);
   p.push_impulse = impulse;
 }
 
@@ -169,20 +170,21 @@ void move_to(std::vector<Item>& items, const std::vector<std::uint32_t>& to) {
 }
 
 // Greedy colouring in point order: each unit takes the lowest colour that none of its grains
-// has taken yet. `taken` (by body, all zero for this island's grains) is left marked.
-Schedule schedule(const std::vector<std::uint32_t>& island, const std::vector<RestingPoint>& points,
+// has taken yet (`pairs`: each point's bodies A and B). `taken` (by body, all zero for this
+// island's grains) is left marked.
+Schedule schedule(const std::vector<std::uint32_t>& island, const std::vector<std::pair<std::uint32_t, std::uint32_t>>& pairs,
                   const std::vector<bool>& is_static, std::vector<std::uint64_t>& taken) {
   std::vector<std::uint32_t> unit_begin, unit_colour;
   std::vector<std::uint32_t> per_colour(colour_limit + 1, 0);
   for (std::size_t k = 0; k < island.size(); ++k) {
-    const RestingPoint& p = points[island[k]];
-    if (k > 0 && points[island[k - 1]].a() == p.a() && points[island[k - 1]].b() == p.b()) continue;
-    const bool b_moves = !is_static[p.b()];
-    const std::uint64_t used = taken[p.a()] | (b_moves ? taken[p.b()] : 0);
+    const auto [a, b] = pairs[island[k]];
+    if (k > 0 && pairs[island[k - 1]] == pairs[island[k]]) continue;
+    const bool b_moves = !is_static[b];
+    const std::uint64_t used = taken[a] | (b_moves ? taken[b] : 0);
     const int colour = used == ~std::uint64_t(0) ? colour_limit : std::countr_one(used);
     if (colour < colour_limit) {
-      taken[p.a()] |= std::uint64_t(1) << colour;
-      if (b_moves) taken[p.b()] |= std::uint64_t(1) << colour;
+      taken[a] |= std::uint64_t(1) << colour;
+      if (b_moves) taken[b] |= std::uint64_t(1) << colour;
     }
     unit_begin.push_back(std::uint32_t(k));
     unit_colour.push_back(std::uint32_t(colour));
@@ -219,15 +221,17 @@ struct Hold {
   const std::vector<char>& warm_started;  // by place: the point applies its warm start first
   void begin(RestingPoint& p, std::uint32_t at, Work& work) const {
     if (!warm_started[at]) return;
-    const ContactFrame frame = faces[p.face].frame();
-    apply_measured(bodies, p, frame, p.held, frame.to_local(relative_velocity(bodies, p)), work);
+    const RestingFace& face = faces[p.face];
+    const ContactFrame frame = face.frame();
+    apply_measured(bodies, face, frame, p, p.held, frame.to_local(relative_velocity(bodies, face, p)), work);
   }
   void solve(RestingPoint& p, Work& work) const { hold(bodies, faces[p.face], p, slack, work); }
   Vec3 impulse(const RestingPoint& p) const { return p.held; }
   void shift(RestingPoint& p, const Vec3& by, Work& work) const {
     p.held += by;
-    const ContactFrame frame = faces[p.face].frame();
-    apply_measured(bodies, p, frame, by, frame.to_local(relative_velocity(bodies, p)), work);
+    const RestingFace& face = faces[p.face];
+    const ContactFrame frame = face.frame();
+    apply_measured(bodies, face, frame, p, by, frame.to_local(relative_velocity(bodies, face, p)), work);
   }
 };
 struct Push {
@@ -235,13 +239,15 @@ struct Push {
   const std::vector<RestingFace>& faces;
   // What the velocities now left of the approach to touching, the corrections make up.
   void begin(RestingPoint& p, std::uint32_t, Work&) const {
-    p.touch -= faces[p.face].normal.dot(relative_velocity(bodies, p));
+    const RestingFace& face = faces[p.face];
+    p.touch -= face.normal.dot(relative_velocity(bodies, face, p));
   }
   void solve(RestingPoint& p, Work&) const { push(bodies, faces[p.face], p); }
   Vec3 impulse(const RestingPoint& p) const { return {p.push_impulse, 0, 0}; }
   void shift(RestingPoint& p, const Vec3& by, Work&) const {
     p.push_impulse += by.x();
-    apply(bodies.corrections, bodies, p, by.x() * faces[p.face].normal);
+    const RestingFace& face = faces[p.face];
+    apply(bodies.corrections, bodies, face, p, by.x() * face.normal);
   }
 };
 
@@ -271,21 +277,23 @@ int passes_until_still(const Schedule& s, std::vector<RestingPoint>& points, std
                        int max_passes, bool parallel, const Pass& pass, Work& work, bool* crowded = nullptr) {
   const std::size_t colours = s.colour_start.size() - 1;
   for (std::uint32_t k : s.points) {
-    moved[points[k].a()] = moved[points[k].b()] = -1;
+    const RestingFace& face = pass.faces[points[k].face];
+    moved[face.a] = moved[face.b] = -1;
     points[k].direction = Vec3::Zero();
   }
   std::vector<Work> unit_work(s.unit_start.size() - 1);
   // Solves unit u in pass k, noting its squared impulse change in `unit_change`; returns the
   // largest change of relative velocity at its points.
   auto solve_unit = [&](std::size_t u, int k, std::vector<double>& unit_change) {
-    const RestingPoint& first = points[s.points[s.unit_start[u]]];
-    const bool b_moves = !is_static[first.b()];
-    if (moved[first.a()] < k - 1 && (!b_moves || moved[first.b()] < k - 1)) {
+    const RestingFace& face = pass.faces[points[s.points[s.unit_start[u]]].face];  // the unit's bodies
+    const std::uint32_t a = face.a, b = face.b;
+    const bool b_moves = !is_static[b];
+    if (moved[a] < k - 1 && (!b_moves || moved[b] < k - 1)) {
       for (std::uint32_t q = s.unit_start[u]; q < s.unit_start[u + 1]; ++q) points[s.points[q]].change = Vec3::Zero();
       unit_change[u] = 0;
       return 0.0;
     }
-    const RigidBody a_before = bodies[first.a()], b_before = bodies[first.b()];
+    const RigidBody a_before = bodies[a], b_before = bodies[b];
     double squared_change = 0;
     for (std::uint32_t q = s.unit_start[u]; q < s.unit_start[u + 1]; ++q) {
       RestingPoint& p = points[s.points[q]];
@@ -295,18 +303,18 @@ int passes_until_still(const Schedule& s, std::vector<RestingPoint>& points, std
       squared_change += p.change.squaredNorm();
     }
     unit_change[u] = squared_change;
-    const Vec3 dv = (bodies[first.a()].velocity - a_before.velocity) - (bodies[first.b()].velocity - b_before.velocity);
-    const Vec3 dw_a = bodies[first.a()].angular_velocity - a_before.angular_velocity;
-    const Vec3 dw_b = bodies[first.b()].angular_velocity - b_before.angular_velocity;
+    const Vec3 dv = (bodies[a].velocity - a_before.velocity) - (bodies[b].velocity - b_before.velocity);
+    const Vec3 dw_a = bodies[a].angular_velocity - a_before.angular_velocity;
+    const Vec3 dw_b = bodies[b].angular_velocity - b_before.angular_velocity;
     double largest = 0;
     for (std::uint32_t q = s.unit_start[u]; q < s.unit_start[u + 1]; ++q) {
       const RestingPoint& p = points[s.points[q]];
-      largest = std::max(largest, (dv + dw_a.cross(p.r_a) - dw_b.cross(p.r_b(pass.bodies.velocities))).squaredNorm());
+      largest = std::max(largest, (dv + dw_a.cross(p.r_a) - dw_b.cross(p.r_b(face, pass.bodies.velocities))).squaredNorm());
     }
     largest = std::sqrt(largest);
     if (largest > settings.tolerance) {
-      moved[first.a()] = k;
-      if (b_moves) moved[first.b()] = k;
+      moved[a] = k;
+      if (b_moves) moved[b] = k;
     }
     return largest;
   };
@@ -413,19 +421,19 @@ RestingBodies::RestingBodies(std::vector<RigidBody>& posed, std::vector<RigidBod
 }
 
 RestingFace resting_face(const SupportFace& face, double friction) {
-  return {face.normal, face.normal.unitOrthogonal(), friction};
+  return {face.normal, face.normal.unitOrthogonal(), friction, face.grain, face.body, face.plane};
 }
 
 RestingPoint resting_point(const RestingFace& face, std::uint32_t face_index, const SupportPoint& point,
                            const RestingBodies& bodies, double dt) {
-  const RigidBody& a = bodies.velocities[point.key.a];
-  const RigidBody& b = bodies.velocities[point.key.b];
+  const RigidBody& a = bodies.velocities[face.a];
+  const RigidBody& b = bodies.velocities[face.b];
   RestingPoint r{};
-  r.key = point.key;  // names A = the face's grain and B = its body (contact_finding.cpp)
+  r.node = point.node;
   r.face = face_index;
   r.r_a = point.point - a.position;
-  const Mat3 K = collision_matrix(a.inverse_mass, bodies.inverse_inertia[r.a()], r.r_a, b.inverse_mass,
-                                  bodies.inverse_inertia[r.b()], r.r_b(bodies.velocities));
+  const Mat3 K = collision_matrix(a.inverse_mass, bodies.inverse_inertia[face.a], r.r_a, b.inverse_mass,
+                                  bodies.inverse_inertia[face.b], r.r_b(face, bodies.velocities));
   const ContactFrame frame = face.frame();
   const Vec3 K_n = K * frame.n, K_t1 = K * frame.t1, K_t2 = K * frame.t2;
   r.k_nn = frame.n.dot(K_n);
@@ -434,8 +442,8 @@ RestingPoint resting_point(const RestingFace& face, std::uint32_t face_index, co
   r.k_11 = frame.t1.dot(K_t1);
   r.k_12 = frame.t2.dot(K_t1);
   r.k_22 = frame.t2.dot(K_t2);
-  r.touch = frame.n.dot(relative_velocity(bodies, r)) +
-            frame.n.dot(r.relative_velocity(bodies.corrections, bodies.velocities)) +
+  r.touch = frame.n.dot(relative_velocity(bodies, face, r)) +
+            frame.n.dot(r.relative_velocity(face, bodies.corrections, bodies.velocities)) +
             point.depth / dt;
   return r;
 }
@@ -470,10 +478,10 @@ SolvedIslands solve_islands(const std::vector<bool>& is_static, const RestingImp
 #pragma omp parallel for schedule(static) if (points.size() >= smallest_parallel_loop)
   for (std::size_t k = 0; k < points.size(); ++k) {
     RestingPoint& p = points[k];
-    pairs[k] = {p.a(), p.b()};
     const RestingFace& face = resting.face_of(p);
+    pairs[k] = {face.a, face.b};
     const ContactFrame frame = face.frame();
-    const RestingImpulses::Found found = impulses.find(p.key);
+    const RestingImpulses::Found found = impulses.find(resting.key(p));
     if (found.impulse && found.this_step) {
       p.held = held_from(frame, *found.impulse);
       continue;
@@ -495,7 +503,7 @@ SolvedIslands solve_islands(const std::vector<bool>& is_static, const RestingImp
   schedules.reserve(islands.size());
   pass_limits.reserve(islands.size());
   for (const Island& island : islands) {
-    schedules.push_back(schedule(island.contacts, points, is_static, taken));
+    schedules.push_back(schedule(island.contacts, pairs, is_static, taken));
     const long long budget = (long long)settings.passes_per_layer * (island_layers(island, pairs, is_static) + 10);
     pass_limits.push_back(int(std::min<long long>(settings.max_passes, budget)));
   }
@@ -577,9 +585,9 @@ int rest(World& world, const std::vector<bool>& is_static, RestingImpulses& impu
   world.energy.friction -= solved.work.friction;
   for (std::uint32_t at : solved.place) {
     const RestingPoint& p = points[at];
-    if (const std::int64_t wall = world.wall_of_body(p.b()); wall >= 0) {
+    if (const std::int64_t wall = world.wall_of_body(resting.face_of(p).b); wall >= 0) {
       // Less what it started this solve with, as it was applied in the earlier sweeps.
-      const Vec3* earlier = impulses.find_of_this_step(p.key);
+      const Vec3* earlier = impulses.find_of_this_step(resting.key(p));
       const ContactFrame frame = resting.face_of(p).frame();
       const Vec3 impulse = frame.to_world(earlier ? p.held - held_from(frame, *earlier) : p.held);
       world.energy.wall_work += world.walls[wall].velocity.dot(impulse);
@@ -589,7 +597,7 @@ int rest(World& world, const std::vector<bool>& is_static, RestingImpulses& impu
   // Read in solve order, as they lie (of equal keys the last solved would be kept; a node is
   // in one face, so none arise).
   impulses.update(
-      points.size(), [&](std::size_t k) { return points[k].key; }, [&](std::size_t k) { return resting.impulse(points[k]); });
+      points.size(), [&](std::size_t k) { return resting.key(points[k]); }, [&](std::size_t k) { return resting.impulse(points[k]); });
   return solved.passes;
 }
 

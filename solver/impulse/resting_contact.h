@@ -35,22 +35,25 @@ struct ContactFrame {
 };
 
 // What the support points of one resting face share: its frame's normal and first tangent,
-// and Coulomb's μ. Held once a face rather than once a point (docs/benchmarks.md, "The eighth
-// pass": a face has ~4 points).
+// Coulomb's μ, and the bodies and the wall's plane it lies between. Held once a face rather
+// than once a point (docs/benchmarks.md, "The eighth pass" and "The tenth pass": a face has
+// ~4.7 points).
 struct RestingFace {
-  Vec3 normal;      // unit, from B towards A
-  Vec3 tangent;     // unit, across the normal: t1 of the frame (stored: 6 % faster than made)
-  double friction;  // μ
+  Vec3 normal;         // unit, from B towards A
+  Vec3 tangent;        // unit, across the normal: t1 of the frame (stored: 6 % faster than made)
+  double friction;     // μ
+  std::uint32_t a, b;  // A a grain; B a grain or a static body
+  std::int32_t plane;  // of B's wall, 0 for a grain or the terrain
 
   ContactFrame frame() const { return {normal, tangent}; }
 };
 
-// A support point of a resting face, with what the passes accumulate: 184 bytes, where a
+// A support point of a resting face, with what the passes accumulate: 168 bytes, where a
 // settled heap holds ~30 a grain, streamed once a pass (docs/benchmarks.md: it was 400, then
-// 280, 224, 200; the ninth pass). What its impulses work on the bodies is booked by unit
-// (rest()). Vectors marked local are in its face's ContactFrame.
+// 280, 224, 200, 184; the tenth pass). What its impulses work on the bodies is booked by unit
+// (rest()). Vectors marked local are in its face's ContactFrame; its bodies are its face's.
 struct RestingPoint {
-  RestingKey key;              // A = key.a a grain; B = key.b a grain or a static body
+  std::int32_t node;           // A's boundary node, −1 for a sphere: with its face, its RestingKey
   std::uint32_t face;          // its RestingFace, by index
   Vec3 r_a;                    // the point from A's centroid (r_b(), from B's, made from the posed centroids)
   // K (an impulse P on A changes the relative velocity by K P) in the local frame: symmetric,
@@ -65,15 +68,16 @@ struct RestingPoint {
   Vec3 change = Vec3::Zero();     // local, what the last pass changed its impulse by
   Vec3 direction = Vec3::Zero();  // local, its part of the conjugate direction (rest(), below)
 
-  std::uint32_t a() const { return key.a; }
-  std::uint32_t b() const { return key.b; }
   double normal_impulse() const { return held.x(); }
-  // The point from B's centroid, where `posed` puts the bodies.
-  Vec3 r_b(const std::vector<RigidBody>& posed) const { return r_a + (posed[a()].position - posed[b()].position); }
+  // The point from B's centroid, where `posed` puts the bodies of its face `f`.
+  Vec3 r_b(const RestingFace& f, const std::vector<RigidBody>& posed) const {
+    return r_a + (posed[f.a].position - posed[f.b].position);
+  }
   // The relative velocity here on `bodies` (the posed velocities or the corrections), `posed`
-  // placing the bodies.
-  Vec3 relative_velocity(const std::vector<RigidBody>& bodies, const std::vector<RigidBody>& posed) const {
-    return bodies[a()].velocity_at(r_a) - bodies[b()].velocity_at(r_b(posed));
+  // placing the bodies of its face `f`.
+  Vec3 relative_velocity(const RestingFace& f, const std::vector<RigidBody>& bodies,
+                         const std::vector<RigidBody>& posed) const {
+    return bodies[f.a].velocity_at(r_a) - bodies[f.b].velocity_at(r_b(f, posed));
   }
   // K times a local impulse: the change of the local relative velocity.
   Vec3 K_times(const Vec3& p) const {
@@ -88,12 +92,17 @@ struct RestingContacts {
   std::vector<RestingPoint> points;
 
   const RestingFace& face_of(const RestingPoint& p) const { return faces[p.face]; }
+  // The same point in the next step.
+  RestingKey key(const RestingPoint& p) const {
+    const RestingFace& f = face_of(p);
+    return {f.a, f.b, f.plane, p.node};
+  }
   // A point's impulse on A, and its friction part, world.
   Vec3 impulse(const RestingPoint& p) const { return face_of(p).frame().to_world(p.held); }
   Vec3 friction_impulse(const RestingPoint& p) const { return face_of(p).frame().to_world({0, p.held.y(), p.held.z()}); }
   // The relative normal velocity at `p` on the posed bodies.
   double normal_velocity(const RestingPoint& p, const std::vector<RigidBody>& posed) const {
-    return face_of(p).normal.dot(p.relative_velocity(posed, posed));
+    return face_of(p).normal.dot(p.relative_velocity(face_of(p), posed, posed));
   }
   // Adds a face of Coulomb's `friction` and its support points (resting_face, resting_point).
   void add(const SupportFace& face, double friction, const RestingBodies& bodies, double dt);

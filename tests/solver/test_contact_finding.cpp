@@ -141,7 +141,7 @@ TEST(ContactFinding, NearNodeCacheGivesTheFreshSearchesContacts) {
     for (std::size_t f = 0; f < x.faces.size(); ++f) {
       ASSERT_EQ(x.faces[f].points.size(), y.faces[f].points.size());
       for (std::size_t k = 0; k < x.faces[f].points.size(); ++k)
-        EXPECT_EQ(x.faces[f].points[k].key.node, y.faces[f].points[k].key.node);
+        EXPECT_EQ(x.faces[f].points[k].node, y.faces[f].points[k].node);
     }
   };
   same(find_contacts(w, w.bodies, 1e-3, margin, nullptr, 0, &cache), find_contacts(w, w.bodies, 1e-3, margin));
