@@ -34,7 +34,7 @@ class RestingImpulses {
   // given is kept.
   explicit RestingImpulses(std::vector<Entry> entries) {
     const std::vector<Sorted> sorted = sorted_keys(entries.size(), [&](std::size_t k) { return entries[k].first; });
-    entries_.reserve(sorted.size());
+    entries_.reserve(sorted.size() + sorted.size() / 16);  // room for a step's new points, as update() keeps
     for (const Sorted& e : sorted) entries_.push_back(entries[e.index]);
     this_step_.assign(entries_.size(), false);
   }
@@ -127,33 +127,36 @@ class RestingImpulses {
     std::uint32_t index;
   };
   // `count` keys (key_of(k), k < count) sorted with their indices, of equal keys only the
-  // last given. By B, then by A, each a count of the keys and a stable scatter (reading the
-  // keys in order), then each pair's few keys by the rest of the key in place: linear in the
-  // keys. A general sort of a heap's 30 000 took the books' share of a step on one thread
-  // (docs/benchmarks.md, the seventh pass), and sorted by A alone the ~30 keys of a grain,
-  // met in solve order, took 240 swaps each (the tenth pass).
+  // last given. By A first (a count of each A's keys places them, in the order given), then
+  // each A's few keys by the rest of the key and their index, in place: a general sort of a
+  // heap's 30 000 took the books' share of a step on one thread (docs/benchmarks.md, the
+  // seventh pass), and an insertion sort of each grain's ~30, met in solve order, 240 swaps a
+  // grain (the tenth pass).
   template <class KeyOf>
   static std::vector<Sorted> sorted_keys(std::size_t count, const KeyOf& key_of) {
-    // Places by the key's part `of` (counted first), the entries given in order by `entry`.
-    auto scatter = [count](std::vector<Sorted>& into, auto&& entry, auto&& of) {
-      std::vector<std::uint32_t> next;  // a part's first place
-      for (std::size_t k = 0; k < count; ++k) {
-        const std::size_t part = of(entry(k).key);
-        if (part + 2 > next.size()) next.resize(part + 2, 0);
-        ++next[part + 1];
-      }
-      for (std::size_t part = 1; part < next.size(); ++part) next[part] += next[part - 1];
-      for (std::size_t k = 0; k < count; ++k) {
-        const Sorted e = entry(k);
-        into[next[of(e.key)]++] = e;
-      }
+    std::vector<std::uint32_t> next;  // A's first place; the keys are read twice, in order
+    for (std::size_t k = 0; k < count; ++k) {
+      const std::size_t a = key_of(k).a;
+      if (a + 2 > next.size()) next.resize(a + 2, 0);
+      ++next[a + 1];
+    }
+    for (std::size_t a = 1; a < next.size(); ++a) next[a] += next[a - 1];
+    std::vector<Sorted> sorted(count);
+    for (std::size_t k = 0; k < count; ++k) {
+      const RestingKey key = key_of(k);
+      sorted[next[key.a]++] = {key, std::uint32_t(k)};
+    }
+    // Each A's keys (next[a] now ends them) by insertion, stable, moving a key once to its place.
+    auto before = [](const RestingKey& x, const RestingKey& y) {
+      return x.b != y.b ? x.b < y.b : x.plane != y.plane ? x.plane < y.plane : x.node < y.node;
     };
-    std::vector<Sorted> by_b(count), sorted(count);
-    scatter(by_b, [&](std::size_t k) { return Sorted{key_of(k), std::uint32_t(k)}; }, [](const RestingKey& key) { return key.b; });
-    scatter(sorted, [&](std::size_t k) { return by_b[k]; }, [](const RestingKey& key) { return key.a; });
-    by_b = {};
-    for (std::size_t k = 1; k < count; ++k)  // insertion, stable; runs of one pair only
-      for (std::size_t j = k; j > 0 && sorted[j].key < sorted[j - 1].key; --j) std::swap(sorted[j], sorted[j - 1]);
+    for (std::size_t a = 0, begin = 0; a < next.size(); begin = next[a++])
+      for (std::size_t k = begin + 1; k < next[a]; ++k) {
+        const Sorted e = sorted[k];
+        std::size_t j = k;
+        for (; j > begin && before(e.key, sorted[j - 1].key); --j) sorted[j] = sorted[j - 1];
+        sorted[j] = e;
+      }
     std::size_t kept = 0;
     for (const Sorted& e : sorted) {
       if (kept > 0 && sorted[kept - 1].key == e.key) sorted[kept - 1] = e;

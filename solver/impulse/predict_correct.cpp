@@ -50,7 +50,7 @@ SweepContacts collide_and_gather(World& world, const ImpulseSettings& settings, 
       face_collides[c.face] = true;
     }
   }
-  found.contacts = {};
+  found.contacts = std::vector<Contact>();  // `= {}` would keep the capacity
   // The faces (numbered as found) and the resting points of those that do not collide, in
   // face order (built side by side into their places).
   std::vector<std::size_t> first_point(found.faces.size() + 1, 0);
