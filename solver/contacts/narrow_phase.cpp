@@ -121,6 +121,12 @@ double relative_motion(const ShapeTemplate& master, const NearNodes& near, const
          2 * turn.vec().norm() / turn.norm() * farthest;
 }
 
+// The float at or below x: what the cover keeps of a bound it may only lower.
+float rounded_down(double x) {
+  const float f = float(x);
+  return double(f) > x ? std::nextafter(f, -std::numeric_limits<float>::infinity()) : f;
+}
+
 }  // namespace
 
 void NearNodes::list(const std::vector<NearNode>& nodes) {
@@ -143,8 +149,8 @@ void NearNodes::list(const std::vector<NearNode>& nodes) {
 
 NearNodesState near_nodes_cover(const NearNodes& near, const ShapeTemplate& master, const Pose& master_pose,
                                 const ShapeTemplate& other, const Pose& other_pose, double margin) {
-  if (near.reach < 0 || master.nodes().empty() || near.master_scale != master_pose.scale ||
-      near.other_scale != other_pose.scale)
+  if (near.reach < 0 || master.nodes().empty() || near.master_scale != float(master_pose.scale) ||
+      near.other_scale != float(other_pose.scale))
     return {NearNodesCover::stale, 0};
   // φ is in world metres on both sides; the last term covers the round-off of two
   // interpolations at nearby points.
@@ -179,25 +185,27 @@ std::vector<NodeContact> node_contacts(const ShapeTemplate& master, const Pose& 
   // below the margin, by the same test on each node as without.
   near.centre_in_other = centre_in_other(master_pose, other_pose);
   near.turn_in_other = turn_in_other(master_pose, other_pose);
-  near.master_scale = master_pose.scale;
-  near.other_scale = other_pose.scale;
-  near.reach = margin + skin;
-  near.least = near.reach;
+  near.master_scale = float(master_pose.scale);
+  near.other_scale = float(other_pose.scale);
+  const double reach = margin + skin;
+  double least = reach;
   thread_local std::vector<NearNode> listed;
   listed.clear();
-  const NodeSampler wide(master, master_pose, other, other_pose, near.reach, other_radius);
+  const NodeSampler wide(master, master_pose, other, other_pose, reach, other_radius);
   const NodeSampler exact(master, master_pose, other, other_pose, margin, other_radius);
   master.for_nodes_near([&](const Eigen::Vector3f& cluster, float radius) { return wide.may_touch(cluster, radius); },
                         [&](std::uint32_t i) {
                           if (!wide.within(i)) return;
                           const double value = wide.value_at(i);  // the same frames as exact's
                           const double phi = value * other_pose.scale;
-                          if (phi >= near.reach) return;
-                          near.least = std::min(near.least, phi);
+                          if (phi >= reach) return;
+                          least = std::min(least, phi);
                           listed.push_back({i, phi});
                           if (exact.within(i)) exact.add_if_below(i, value, contacts);
                         });
   std::sort(listed.begin(), listed.end(), [](const NearNode& a, const NearNode& b) { return a.node < b.node; });
+  near.reach = rounded_down(reach);
+  near.least = rounded_down(least);
   near.list(listed);
   sort_by_node(contacts);
   return contacts;

@@ -56,14 +56,17 @@ struct NearNode {
   double phi;  // m
 };
 struct NearNodes {
-  // The master as the search that listed the nodes saw it in the other's frame: its centre
-  // there, R_Bᵀ (x_A − x_B), and its turn, R_Bᵀ R_A; with both scales. All the cover needs
-  // of the two poses, in 80 bytes rather than 160 (a heap keeps two of these a pair).
-  Eigen::Vector3d centre_in_other = Eigen::Vector3d::Zero();
+  // The master as the search that listed the nodes saw it in the other's frame: its turn,
+  // R_Bᵀ R_A, and its centre there, R_Bᵀ (x_A − x_B); with both scales. All the cover needs
+  // of the two poses, in 64 bytes rather than 160 (a heap keeps two of these a pair; the turn
+  // first, as its alignment would pad the centre). The scales are only compared, to tell
+  // another grain; reach and least are kept rounded down, which can only make the cover
+  // sample more: 96 bytes in all (docs/benchmarks.md, "The tenth pass").
   Eigen::Quaterniond turn_in_other = Eigen::Quaterniond::Identity();
-  double master_scale = 1, other_scale = 1;
-  double reach = -1;  // m; below zero: nothing listed yet
-  double least = 0;   // m
+  Eigen::Vector3d centre_in_other = Eigen::Vector3d::Zero();
+  float master_scale = 1, other_scale = 1;
+  float reach = -1;  // m; below zero: nothing listed yet
+  float least = 0;   // m
 
   // Lists `nodes` (ascending, each φ in [least, reach)).
   void list(const std::vector<NearNode>& nodes);
@@ -90,7 +93,7 @@ struct NearNodes {
   // low first, the top bit set on all but the last (LEB128); then its φ as the level below it
   // of 256 from `least` up to `reach`, a bound from below, which is all the cover needs.
   std::vector<std::uint8_t> packed_;
-  double phi_step() const { return (reach - least) / 255; }
+  double phi_step() const { return (double(reach) - double(least)) / 255; }
 };
 
 // What `near` says of the pair posed so, for contacts below `margin`: no node can be below

@@ -133,7 +133,7 @@ TEST(NarrowPhase, NearNodesPackedGiveBackTheirNodesAndAPhiBelow) {
   for (std::size_t k = 0; k < nodes.size(); ++k) listed.push_back({nodes[k], -2e-4 + 3e-5 * double((k * 7) % 11)});
   NearNodes near;
   near.reach = 1e-4;
-  near.least = -2e-4;
+  near.least = -2.5e-4;
   near.list(listed);
   std::size_t k = 0;
   near.for_each_listed([&](std::uint32_t node, double phi) {
