@@ -128,7 +128,7 @@ class RestingImpulses {
   };
   // `count` keys (key_of(k), k < count) sorted with their indices, of equal keys only the
   // last given. By A first (a count of each A's keys places them, in the order given), then
-  // each A's few keys by the rest of the key and their index, in place: a general sort of a
+  // each A's few keys by the rest of the key, stably, in place: a general sort of a
   // heap's 30 000 took the books' share of a step on one thread (docs/benchmarks.md, the
   // seventh pass), and an insertion sort of each grain's ~30, met in solve order, 240 swaps a
   // grain (the tenth pass).

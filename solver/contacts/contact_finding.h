@@ -37,9 +37,6 @@ struct SupportFace {
   std::int32_t plane;         // the plane of B's wall, 0 for a grain or the terrain
   Vec3 normal;                // from B to A
   std::vector<SupportPoint> points;
-
-  // The same support point in the next step.
-  RestingKey key(const SupportPoint& p) const { return {grain, body, plane, p.node}; }
 };
 
 struct FoundContacts {

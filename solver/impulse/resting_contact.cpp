@@ -220,18 +220,19 @@ struct Hold {
   double slack;
   const std::vector<char>& warm_started;  // by place: the point applies its warm start first
   void begin(RestingPoint& p, std::uint32_t at, Work& work) const {
-    if (!warm_started[at]) return;
-    const RestingFace& face = faces[p.face];
-    const ContactFrame frame = face.frame();
-    apply_measured(bodies, face, frame, p, p.held, frame.to_local(relative_velocity(bodies, face, p)), work);
+    if (warm_started[at]) apply_at(p, p.held, work);
   }
   void solve(RestingPoint& p, Work& work) const { hold(bodies, faces[p.face], p, slack, work); }
   Vec3 impulse(const RestingPoint& p) const { return p.held; }
   void shift(RestingPoint& p, const Vec3& by, Work& work) const {
     p.held += by;
+    apply_at(p, by, work);
+  }
+  // The local impulse at `p` on the velocities, its work measured.
+  void apply_at(const RestingPoint& p, const Vec3& impulse, Work& work) const {
     const RestingFace& face = faces[p.face];
     const ContactFrame frame = face.frame();
-    apply_measured(bodies, face, frame, p, by, frame.to_local(relative_velocity(bodies, face, p)), work);
+    apply_measured(bodies, face, frame, p, impulse, frame.to_local(relative_velocity(bodies, face, p)), work);
   }
 };
 struct Push {
