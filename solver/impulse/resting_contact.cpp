@@ -280,7 +280,7 @@ int passes_until_still(const Schedule& s, std::vector<RestingPoint>& points, std
   for (std::uint32_t k : s.points) {
     const RestingFace& face = pass.faces[points[k].face];
     moved[face.a] = moved[face.b] = -1;
-    points[k].direction = Vec3::Zero();
+    points[k].direction = Eigen::Vector3f::Zero();
   }
   std::vector<Work> unit_work(s.unit_start.size() - 1);
   // Solves unit u in pass k, noting its squared impulse change in `unit_change`; returns the
@@ -290,7 +290,7 @@ int passes_until_still(const Schedule& s, std::vector<RestingPoint>& points, std
     const std::uint32_t a = face.a, b = face.b;
     const bool b_moves = !is_static[b];
     if (moved[a] < k - 1 && (!b_moves || moved[b] < k - 1)) {
-      for (std::uint32_t q = s.unit_start[u]; q < s.unit_start[u + 1]; ++q) points[s.points[q]].change = Vec3::Zero();
+      for (std::uint32_t q = s.unit_start[u]; q < s.unit_start[u + 1]; ++q) points[s.points[q]].change = Eigen::Vector3f::Zero();
       unit_change[u] = 0;
       return 0.0;
     }
@@ -300,8 +300,9 @@ int passes_until_still(const Schedule& s, std::vector<RestingPoint>& points, std
       RestingPoint& p = points[s.points[q]];
       const Vec3 before = pass.impulse(p);
       pass.solve(p, unit_work[u]);
-      p.change = pass.impulse(p) - before;
-      squared_change += p.change.squaredNorm();
+      const Vec3 change = pass.impulse(p) - before;
+      p.change = change.cast<float>();
+      squared_change += change.squaredNorm();
     }
     unit_change[u] = squared_change;
     const Vec3 dv = (bodies[a].velocity - a_before.velocity) - (bodies[b].velocity - b_before.velocity);
@@ -323,8 +324,9 @@ int passes_until_still(const Schedule& s, std::vector<RestingPoint>& points, std
   auto step_unit = [&](std::size_t u, double beta) {
     for (std::uint32_t q = s.unit_start[u]; q < s.unit_start[u + 1]; ++q) {
       RestingPoint& p = points[s.points[q]];
-      if (beta > 0 && p.direction != Vec3::Zero()) pass.shift(p, beta * p.direction, unit_work[u]);
-      p.direction = p.change + beta * p.direction;
+      const Vec3 direction = p.direction.cast<double>();
+      if (beta > 0 && p.direction != Eigen::Vector3f::Zero()) pass.shift(p, beta * direction, unit_work[u]);
+      p.direction = (p.change.cast<double>() + beta * direction).cast<float>();
     }
   };
   // Threads share each colour, claiming its units in runs (below), and meet at a barrier

@@ -48,9 +48,9 @@ struct RestingFace {
   ContactFrame frame() const { return {normal, tangent}; }
 };
 
-// A support point of a resting face, with what the passes accumulate: 168 bytes, where a
+// A support point of a resting face, with what the passes accumulate: 144 bytes, where a
 // settled heap holds ~30 a grain, streamed once a pass (docs/benchmarks.md: it was 400, then
-// 280, 224, 200, 184; the tenth pass). What its impulses work on the bodies is booked by unit
+// 280, 224, 200, 184, 168; the eleventh pass). What its impulses work on the bodies is booked by unit
 // (rest()). Vectors marked local are in its face's ContactFrame; its bodies are its face's.
 struct RestingPoint {
   std::int32_t node;           // A's boundary node, −1 for a sphere: with its face, its RestingKey
@@ -65,8 +65,11 @@ struct RestingPoint {
   double touch;                // normal velocity plus correction that ends the step touching, m/s
   Vec3 held = Vec3::Zero();    // local, accumulated on the velocities: normal ≥ 0, |friction| ≤ μ × normal
   double push_impulse = 0;     // accumulated on the corrections along n, ≥ 0
-  Vec3 change = Vec3::Zero();     // local, what the last pass changed its impulse by
-  Vec3 direction = Vec3::Zero();  // local, its part of the conjugate direction (rest(), below)
+  // Local, what the last pass changed its impulse by and its part of the conjugate direction
+  // (rest(), below): in single precision, as they only steer the next step along the
+  // direction, which the pass after it projects (docs/benchmarks.md, "The eleventh pass").
+  Eigen::Vector3f change = Eigen::Vector3f::Zero();
+  Eigen::Vector3f direction = Eigen::Vector3f::Zero();
 
   double normal_impulse() const { return held.x(); }
   // The point from B's centroid, where `posed` puts the bodies of its face `f`.
