@@ -27,7 +27,7 @@ constexpr double near_node_skin = 1;
 // index, so that a resting face keeps its support points (and their warm start) from step to
 // step while it jiggles by round-off.
 std::vector<SupportPoint> support_points(const std::vector<NodeContact>& nodes, const std::vector<std::uint32_t>& members,
-                                         const Vec3& n, double glue_distance) {
+                                         const Vec3& n, double glue_distance, const Vec3& centroid) {
   const Vec3 t1 = n.unitOrthogonal(), t2 = n.cross(t1);
   const double tie = 1e-3 * glue_distance;
   // The nine measures of every member, found once: its depth, then its reach along the eight
@@ -60,7 +60,8 @@ std::vector<SupportPoint> support_points(const std::vector<NodeContact>& nodes, 
   chosen.erase(std::unique(chosen.begin(), chosen.end()), chosen.end());
   std::vector<SupportPoint> points;
   points.reserve(chosen.size());
-  for (std::uint32_t k : chosen) points.push_back({nodes[k].point, nodes[k].depth, std::int32_t(nodes[k].node)});
+  for (std::uint32_t k : chosen)
+    points.push_back({(nodes[k].point - centroid).cast<float>(), std::int32_t(nodes[k].node), nodes[k].depth});
   return points;
 }
 
@@ -201,7 +202,7 @@ class ContactFinder {
       std::int32_t patch_face = face;
       if (wall < 0) {
         patch_face = std::int32_t(batch.faces.size());
-        batch.faces.push_back({a, b, -1, 0, p.normal, support_points(nodes, p.members, p.normal, glue)});
+        batch.faces.push_back({a, b, -1, 0, p.normal, support_points(nodes, p.members, p.normal, glue, posed_[a].position)});
       }
       batch.contacts.push_back({a, b, p.point, p.normal, p.weighted_depth, wall, patch_face});
     }
@@ -211,7 +212,7 @@ class ContactFinder {
   void add_point_contact(Batch& batch, std::uint32_t a, std::uint32_t b, std::int32_t wall, std::int32_t plane, const Vec3& point,
                          const Vec3& normal, double depth) {
     batch.contacts.push_back({a, b, point, normal, depth, wall, std::int32_t(batch.faces.size())});
-    batch.faces.push_back({a, b, wall, plane, normal, {{point, depth, -1}}});
+    batch.faces.push_back({a, b, wall, plane, normal, {{(point - posed_[a].position).cast<float>(), -1, depth}}});
   }
 
   // `near`: the pair's near nodes, i's in j and j's in i, when kept.
@@ -278,7 +279,7 @@ class ContactFinder {
       std::iota(all.begin(), all.end(), 0u);
       const std::int32_t face = std::int32_t(batch.faces.size());
       batch.faces.push_back({i, body, std::int32_t(w), plane, normal,
-                             support_points(nodes, all, normal, shape(i).glue_distance * world_.scale[i])});
+                             support_points(nodes, all, normal, shape(i).glue_distance * world_.scale[i], posed_[i].position)});
       add_patches(batch, i, body, std::int32_t(w), face, nodes);
     }
   }

@@ -29,7 +29,7 @@ void apply(std::vector<RigidBody>& bodies, const RestingBodies& resting_bodies, 
   const std::vector<Mat3>& inverse_inertia = resting_bodies.inverse_inertia;
   RigidBody& a = bodies[f.a];
   a.velocity += a.inverse_mass * impulse;
-  a.angular_velocity += inverse_inertia[f.a] * p.r_a.cross(impulse);
+  a.angular_velocity += inverse_inertia[f.a] * p.r_a().cross(impulse);
   RigidBody& b = bodies[f.b];
   if (b.is_static()) return;
   b.velocity -= b.inverse_mass * impulse;
@@ -311,7 +311,7 @@ int passes_until_still(const Schedule& s, std::vector<RestingPoint>& points, std
     double largest = 0;
     for (std::uint32_t q = s.unit_start[u]; q < s.unit_start[u + 1]; ++q) {
       const RestingPoint& p = points[s.points[q]];
-      largest = std::max(largest, (dv + dw_a.cross(p.r_a) - dw_b.cross(p.r_b(face, pass.bodies.velocities))).squaredNorm());
+      largest = std::max(largest, (dv + dw_a.cross(p.r_a()) - dw_b.cross(p.r_b(face, pass.bodies.velocities))).squaredNorm());
     }
     largest = std::sqrt(largest);
     if (largest > settings.tolerance) {
@@ -434,8 +434,8 @@ RestingPoint resting_point(const RestingFace& face, std::uint32_t face_index, co
   RestingPoint r{};
   r.node = point.node;
   r.face = face_index;
-  r.r_a = point.point - a.position;
-  const Mat3 K = collision_matrix(a.inverse_mass, bodies.inverse_inertia[face.a], r.r_a, b.inverse_mass,
+  r.arm = point.arm;
+  const Mat3 K = collision_matrix(a.inverse_mass, bodies.inverse_inertia[face.a], r.r_a(), b.inverse_mass,
                                   bodies.inverse_inertia[face.b], r.r_b(face, bodies.velocities));
   const ContactFrame frame = face.frame();
   const Vec3 K_n = K * frame.n, K_t1 = K * frame.t1, K_t2 = K * frame.t2;

@@ -48,14 +48,14 @@ struct RestingFace {
   ContactFrame frame() const { return {normal, tangent}; }
 };
 
-// A support point of a resting face, with what the passes accumulate: 144 bytes, where a
+// A support point of a resting face, with what the passes accumulate: 136 bytes, where a
 // settled heap holds ~30 a grain, streamed once a pass (docs/benchmarks.md: it was 400, then
-// 280, 224, 200, 184, 168; the eleventh pass). What its impulses work on the bodies is booked by unit
+// 280, 224, 200, 184, 168, 144; the eleventh pass). What its impulses work on the bodies is booked by unit
 // (rest()). Vectors marked local are in its face's ContactFrame; its bodies are its face's.
 struct RestingPoint {
   std::int32_t node;           // A's boundary node, −1 for a sphere: with its face, its RestingKey
   std::uint32_t face;          // its RestingFace, by index
-  Vec3 r_a;                    // the point from A's centroid (r_b(), from B's, made from the posed centroids)
+  Eigen::Vector3f arm;         // the point from A's centroid, as its SupportPoint's (r_a(); r_b(), from B's)
   // K (an impulse P on A changes the relative velocity by K P) in the local frame: symmetric,
   // its normal row (k_nn, k_n1, k_n2) and tangential block (k_11, k_12; k_12, k_22). In double
   // precision: in single, a sticking point's slip is left at 1e-7 of itself by a pass, and the
@@ -72,15 +72,16 @@ struct RestingPoint {
   Eigen::Vector3f direction = Eigen::Vector3f::Zero();
 
   double normal_impulse() const { return held.x(); }
-  // The point from B's centroid, where `posed` puts the bodies of its face `f`.
+  // The point from A's centroid, and from B's where `posed` puts the bodies of its face `f`.
+  Vec3 r_a() const { return arm.cast<double>(); }
   Vec3 r_b(const RestingFace& f, const std::vector<RigidBody>& posed) const {
-    return r_a + (posed[f.a].position - posed[f.b].position);
+    return r_a() + (posed[f.a].position - posed[f.b].position);
   }
   // The relative velocity here on `bodies` (the posed velocities or the corrections), `posed`
   // placing the bodies of its face `f`.
   Vec3 relative_velocity(const RestingFace& f, const std::vector<RigidBody>& bodies,
                          const std::vector<RigidBody>& posed) const {
-    return bodies[f.a].velocity_at(r_a) - bodies[f.b].velocity_at(r_b(f, posed));
+    return bodies[f.a].velocity_at(r_a()) - bodies[f.b].velocity_at(r_b(f, posed));
   }
   // K times a local impulse: the change of the local relative velocity.
   Vec3 K_times(const Vec3& p) const {

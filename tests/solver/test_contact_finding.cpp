@@ -88,7 +88,7 @@ TEST(ContactFinding, FlatFaceOnAWallIsOneContactHeldAtItsCorners) {
   int corners = 0;
   for (const SupportPoint& p : points) {
     EXPECT_NEAR(p.depth, 1e-4, 1e-6);
-    if (std::abs(std::abs(p.point.x()) - 0.2) < 0.02 && std::abs(std::abs(p.point.y()) - 0.15) < 0.02) ++corners;
+    if (std::abs(std::abs(p.arm.x()) - 0.2) < 0.02 && std::abs(std::abs(p.arm.y()) - 0.15) < 0.02) ++corners;  // the grain at x = y = 0
   }
   EXPECT_EQ(corners, 4);
 }

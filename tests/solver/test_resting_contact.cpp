@@ -108,7 +108,7 @@ struct OffCentrePoint {
   double normal;    // its normal impulse
 
   OffCentrePoint(double mu, const Vec3& slide) : ball(radius, slide - 9.81 * dt * Vec3::UnitZ(), mu) {
-    const SupportPoint at{ball.posed[0].position + Vec3(0.03, 0.02, -radius), 9.81 * dt * dt, -1};  // ends touching
+    const SupportPoint at{Eigen::Vector3f(0.03f, 0.02f, float(-radius)), -1, 9.81 * dt * dt};  // ends touching
     RestingBodies bodies(ball.posed, ball.corrections);
     ball.resting = {};
     ball.resting.add(SupportFace{0, 1, 0, 0, Vec3::UnitZ(), {at}}, mu, bodies, dt);
@@ -117,7 +117,7 @@ struct OffCentrePoint {
     report.wall_impulse.assign(1, Vec3::Zero());
     rest(ball.world, {false, true}, impulses, ball.resting, bodies, RestingSettings{1, 0, 0, 1}, report);
     const RestingPoint& p = ball.resting.points[0];
-    const Vec3 u = ball.posed[0].velocity_at(p.r_a);
+    const Vec3 u = ball.posed[0].velocity_at(p.r_a());
     slip_after = u - u.z() * Vec3::UnitZ();
     friction = ball.resting.friction_impulse(p);
     normal = p.normal_impulse();
