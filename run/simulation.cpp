@@ -92,7 +92,7 @@ void restore_contact_cache(World& w, const formats::ContactCache& cache, const s
     } else {
       key.b = grain(cache.body_b[k]);
     }
-    restored.push_back({key, vec(cache.impulse[k])});
+    restored.push_back({key, vec(cache.impulse[k]).cast<float>()});
   }
   w.resting_impulses = RestingImpulses(std::move(restored));
 }

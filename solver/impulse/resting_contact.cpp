@@ -486,11 +486,11 @@ SolvedIslands solve_islands(const std::vector<bool>& is_static, const RestingImp
     const ContactFrame frame = face.frame();
     const RestingImpulses::Found found = impulses.find(resting.key(p));
     if (found.impulse && found.this_step) {
-      p.held = held_from(frame, *found.impulse);
+      p.held = held_from(frame, found.impulse->cast<double>());
       continue;
     }
     if (!found.impulse || settings.warm_start == 0) continue;
-    p.held = held_from(frame, settings.warm_start * *found.impulse);
+    p.held = held_from(frame, settings.warm_start * found.impulse->cast<double>());
     const double cap = face.friction * p.held.x();
     const double friction = std::hypot(p.held.y(), p.held.z());
     if (friction > cap) {
@@ -590,9 +590,9 @@ int rest(World& world, const std::vector<bool>& is_static, RestingImpulses& impu
     const RestingPoint& p = points[at];
     if (const std::int64_t wall = world.wall_of_body(resting.face_of(p).b); wall >= 0) {
       // Less what it started this solve with, as it was applied in the earlier sweeps.
-      const Vec3* earlier = impulses.find_of_this_step(resting.key(p));
+      const RestingImpulses::Impulse* earlier = impulses.find_of_this_step(resting.key(p));
       const ContactFrame frame = resting.face_of(p).frame();
-      const Vec3 impulse = frame.to_world(earlier ? p.held - held_from(frame, *earlier) : p.held);
+      const Vec3 impulse = frame.to_world(earlier ? p.held - held_from(frame, earlier->cast<double>()) : p.held);
       world.energy.wall_work += world.walls[wall].velocity.dot(impulse);
       report.wall_impulse[wall] -= impulse;
     }

@@ -12,58 +12,60 @@
 namespace scree::solver {
 namespace {
 
+using Impulse = RestingImpulses::Impulse;
+
 RestingKey key(std::uint32_t a, std::uint32_t b, std::int32_t node) { return {a, b, 0, node}; }
 
 TEST(RestingImpulses, SortsByKeyAndKeepsTheLastOfEqualKeys) {
   // Keys of several grains A, in an order that is neither A's nor the nodes'.
   std::vector<RestingImpulses::Entry> entries;
   for (std::uint32_t a : {7u, 2u, 9u, 2u, 0u, 7u})
-    for (std::int32_t node : {5, 1, 3}) entries.push_back({key(a, a + 1, node), Vec3(a, node, 0)});
-  entries.push_back({key(2, 3, 1), Vec3(-1, -1, -1)});  // the same key again, given last
+    for (std::int32_t node : {5, 1, 3}) entries.push_back({key(a, a + 1, node), Impulse(a, node, 0)});
+  entries.push_back({key(2, 3, 1), Impulse(-1, -1, -1)});  // the same key again, given last
   const RestingImpulses store(entries);
   EXPECT_EQ(store.size(), 12u);  // 4 grains × 3 nodes
   EXPECT_TRUE(std::is_sorted(store.begin(), store.end(), [](const auto& x, const auto& y) { return x.first < y.first; }));
   ASSERT_NE(store.find_of_last_step(key(2, 3, 1)), nullptr);
-  EXPECT_EQ(*store.find_of_last_step(key(2, 3, 1)), Vec3(-1, -1, -1));
-  EXPECT_EQ(*store.find_of_last_step(key(9, 10, 3)), Vec3(9, 3, 0));
+  EXPECT_EQ(*store.find_of_last_step(key(2, 3, 1)), Impulse(-1, -1, -1));
+  EXPECT_EQ(*store.find_of_last_step(key(9, 10, 3)), Impulse(9, 3, 0));
   EXPECT_EQ(store.find_of_last_step(key(9, 10, 4)), nullptr);
   EXPECT_EQ(store.find_of_last_step(key(1, 2, 1)), nullptr);
 }
 
 TEST(RestingImpulses, OneStoreThroughAStepKeepsTheStepsOwn) {
   // The last step left points 1 and 2; the first sweep sets 2 and 3, a second sweep 3 again.
-  RestingImpulses store({{key(0, 1, 1), Vec3(1, 0, 0)}, {key(0, 1, 2), Vec3(2, 0, 0)}});
+  RestingImpulses store({{key(0, 1, 1), Impulse(1, 0, 0)}, {key(0, 1, 2), Impulse(2, 0, 0)}});
   EXPECT_NE(store.find_of_last_step(key(0, 1, 1)), nullptr);
   EXPECT_EQ(store.find_of_this_step(key(0, 1, 1)), nullptr);
 
-  store.update(RestingImpulses({{key(0, 1, 3), Vec3(30, 0, 0)}, {key(0, 1, 2), Vec3(20, 0, 0)}}));
+  store.update(RestingImpulses({{key(0, 1, 3), Impulse(30, 0, 0)}, {key(0, 1, 2), Impulse(20, 0, 0)}}));
   EXPECT_EQ(store.size(), 3u);
   ASSERT_NE(store.find_of_last_step(key(0, 1, 1)), nullptr);  // not set in this step yet
-  EXPECT_EQ(*store.find_of_last_step(key(0, 1, 1)), Vec3(1, 0, 0));
+  EXPECT_EQ(*store.find_of_last_step(key(0, 1, 1)), Impulse(1, 0, 0));
   EXPECT_EQ(store.find_of_last_step(key(0, 1, 2)), nullptr);  // replaced by the sweep's
   ASSERT_NE(store.find_of_this_step(key(0, 1, 2)), nullptr);
-  EXPECT_EQ(*store.find_of_this_step(key(0, 1, 2)), Vec3(20, 0, 0));
+  EXPECT_EQ(*store.find_of_this_step(key(0, 1, 2)), Impulse(20, 0, 0));
 
-  store.update(RestingImpulses({{key(0, 1, 3), Vec3(31, 0, 0)}}));
-  EXPECT_EQ(*store.find_of_this_step(key(0, 1, 3)), Vec3(31, 0, 0));
-  EXPECT_EQ(*store.find_of_this_step(key(0, 1, 2)), Vec3(20, 0, 0));  // an earlier sweep's stays
+  store.update(RestingImpulses({{key(0, 1, 3), Impulse(31, 0, 0)}}));
+  EXPECT_EQ(*store.find_of_this_step(key(0, 1, 3)), Impulse(31, 0, 0));
+  EXPECT_EQ(*store.find_of_this_step(key(0, 1, 2)), Impulse(20, 0, 0));  // an earlier sweep's stays
 
   store.keep_this_step();
-  EXPECT_EQ(store, RestingImpulses({{key(0, 1, 2), Vec3(20, 0, 0)}, {key(0, 1, 3), Vec3(31, 0, 0)}}));
+  EXPECT_EQ(store, RestingImpulses({{key(0, 1, 2), Impulse(20, 0, 0)}, {key(0, 1, 3), Impulse(31, 0, 0)}}));
   EXPECT_NE(store.find_of_last_step(key(0, 1, 3)), nullptr);  // the next step's last step
 }
 
 TEST(RestingImpulses, AMergePlacesNewKeysAmongTheOldInOrder) {
   // New keys before, between and after the old ones, and one of them again.
-  RestingImpulses store({{key(1, 2, 4), Vec3(4, 0, 0)}, {key(3, 4, 2), Vec3(32, 0, 0)}});
-  store.update(RestingImpulses({{key(0, 1, 9), Vec3(9, 0, 0)},
-                                {key(3, 4, 2), Vec3(-32, 0, 0)},
-                                {key(2, 3, 1), Vec3(21, 0, 0)},
-                                {key(5, 6, 0), Vec3(50, 0, 0)}}));
+  RestingImpulses store({{key(1, 2, 4), Impulse(4, 0, 0)}, {key(3, 4, 2), Impulse(32, 0, 0)}});
+  store.update(RestingImpulses({{key(0, 1, 9), Impulse(9, 0, 0)},
+                                {key(3, 4, 2), Impulse(-32, 0, 0)},
+                                {key(2, 3, 1), Impulse(21, 0, 0)},
+                                {key(5, 6, 0), Impulse(50, 0, 0)}}));
   ASSERT_EQ(store.size(), 5u);
   EXPECT_TRUE(std::is_sorted(store.begin(), store.end(), [](const auto& x, const auto& y) { return x.first < y.first; }));
-  EXPECT_EQ(*store.find_of_this_step(key(3, 4, 2)), Vec3(-32, 0, 0));
-  EXPECT_EQ(*store.find_of_last_step(key(1, 2, 4)), Vec3(4, 0, 0));
+  EXPECT_EQ(*store.find_of_this_step(key(3, 4, 2)), Impulse(-32, 0, 0));
+  EXPECT_EQ(*store.find_of_last_step(key(1, 2, 4)), Impulse(4, 0, 0));
   for (const RestingKey& k : {key(0, 1, 9), key(2, 3, 1), key(5, 6, 0)}) EXPECT_NE(store.find_of_this_step(k), nullptr);
 }
 
@@ -72,13 +74,13 @@ TEST(RestingImpulses, AMergePlacesNewKeysAmongTheOldInOrder) {
 TEST(RestingImpulses, AMergeReadsEntriesWhereTheyLie) {
   struct Point {
     RestingKey key;
-    Vec3 impulse;
+    Impulse impulse;
   };
-  const std::vector<Point> points{{key(3, 4, 1), Vec3(31, 0, 0)},
-                                  {key(0, 1, 2), Vec3(2, 0, 0)},
-                                  {key(3, 4, 1), Vec3(-31, 0, 0)},
-                                  {key(1, 2, 0), Vec3(10, 0, 0)}};
-  RestingImpulses store({{key(0, 1, 2), Vec3(99, 0, 0)}, {key(2, 3, 5), Vec3(25, 0, 0)}});
+  const std::vector<Point> points{{key(3, 4, 1), Impulse(31, 0, 0)},
+                                  {key(0, 1, 2), Impulse(2, 0, 0)},
+                                  {key(3, 4, 1), Impulse(-31, 0, 0)},
+                                  {key(1, 2, 0), Impulse(10, 0, 0)}};
+  RestingImpulses store({{key(0, 1, 2), Impulse(99, 0, 0)}, {key(2, 3, 5), Impulse(25, 0, 0)}});
   int impulses_read = 0;
   store.update(
       points.size(), [&](std::size_t k) { return points[k].key; },
@@ -89,14 +91,14 @@ TEST(RestingImpulses, AMergeReadsEntriesWhereTheyLie) {
   EXPECT_EQ(store.size(), 4u);
   EXPECT_EQ(impulses_read, 3);
   EXPECT_TRUE(std::is_sorted(store.begin(), store.end(), [](const auto& x, const auto& y) { return x.first < y.first; }));
-  EXPECT_EQ(*store.find_of_this_step(key(3, 4, 1)), Vec3(-31, 0, 0));
-  EXPECT_EQ(*store.find_of_this_step(key(0, 1, 2)), Vec3(2, 0, 0));
-  EXPECT_EQ(*store.find_of_this_step(key(1, 2, 0)), Vec3(10, 0, 0));
-  EXPECT_EQ(*store.find_of_last_step(key(2, 3, 5)), Vec3(25, 0, 0));
+  EXPECT_EQ(*store.find_of_this_step(key(3, 4, 1)), Impulse(-31, 0, 0));
+  EXPECT_EQ(*store.find_of_this_step(key(0, 1, 2)), Impulse(2, 0, 0));
+  EXPECT_EQ(*store.find_of_this_step(key(1, 2, 0)), Impulse(10, 0, 0));
+  EXPECT_EQ(*store.find_of_last_step(key(2, 3, 5)), Impulse(25, 0, 0));
 }
 
 TEST(RestingImpulses, AStepThatSetsNothingKeepsNothing) {
-  RestingImpulses store({{key(0, 1, 1), Vec3(1, 0, 0)}});
+  RestingImpulses store({{key(0, 1, 1), Impulse(1, 0, 0)}});
   store.keep_this_step();
   EXPECT_TRUE(store.empty());
 }
