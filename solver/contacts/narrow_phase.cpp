@@ -111,14 +111,19 @@ Eigen::Quaterniond turn_in_other(const Pose& m, const Pose& o) { return o.orient
 
 // How far any master node can have moved in the other's frame since `near` was listed: the
 // shift of the master's centre there, plus the chord of the relative turn times the farthest
-// node (|(Q − Q₀) x| ≤ 2 sin(θ/2) |x| for rotations Q, Q₀ θ apart).
+// node (|(Q − Q₀) x| ≤ 2 sin(θ/2) |x| for rotations Q, Q₀ θ apart); plus what the listing
+// pose lost to single precision: each component of the centre by at most 2⁻²⁴ of the
+// centre's length, the turn's quaternion by at most 2⁻²⁴ each, which turns a node by a chord
+// of at most 4 × 2⁻²⁴ of its distance (taken as 1e-6 of both, generously).
 double relative_motion(const ShapeTemplate& master, const NearNodes& near, const Pose& master_pose,
                        const Pose& other_pose) {
-  const Eigen::Quaterniond turn = turn_in_other(master_pose, other_pose) * near.turn_in_other.conjugate();
+  const Eigen::Quaterniond listed_turn = near.turn_in_other.cast<double>();
+  const Eigen::Vector3d listed_centre = near.centre_in_other.cast<double>();
+  const Eigen::Quaterniond turn = turn_in_other(master_pose, other_pose) * listed_turn.conjugate();
   const NodeCluster& all = master.node_clusters().front();
   const double farthest = (double(all.centre.norm()) + double(all.radius)) * master_pose.scale;
-  return (centre_in_other(master_pose, other_pose) - near.centre_in_other).norm() +
-         2 * turn.vec().norm() / turn.norm() * farthest;
+  return (centre_in_other(master_pose, other_pose) - listed_centre).norm() +
+         2 * turn.vec().norm() / turn.norm() * farthest + 1e-6 * (listed_centre.norm() + farthest);
 }
 
 // The float at or below x: what the cover keeps of a bound it may only lower.
@@ -183,8 +188,8 @@ std::vector<NodeContact> node_contacts(const ShapeTemplate& master, const Pose& 
   }
   // The walk and the bounding sphere reach the skin further; the contacts are still those
   // below the margin, by the same test on each node as without.
-  near.centre_in_other = centre_in_other(master_pose, other_pose);
-  near.turn_in_other = turn_in_other(master_pose, other_pose);
+  near.centre_in_other = centre_in_other(master_pose, other_pose).cast<float>();
+  near.turn_in_other = turn_in_other(master_pose, other_pose).cast<float>();
   near.master_scale = float(master_pose.scale);
   near.other_scale = float(other_pose.scale);
   const double reach = margin + skin;

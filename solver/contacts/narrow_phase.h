@@ -58,12 +58,13 @@ struct NearNode {
 struct NearNodes {
   // The master as the search that listed the nodes saw it in the other's frame: its turn,
   // R_Bᵀ R_A, and its centre there, R_Bᵀ (x_A − x_B); with both scales. All the cover needs
-  // of the two poses, in 64 bytes rather than 160 (a heap keeps two of these a pair; the turn
-  // first, as its alignment would pad the centre). The scales are only compared, to tell
-  // another grain; reach and least are kept rounded down, which can only make the cover
-  // sample more: 96 bytes in all (docs/benchmarks.md, "The tenth pass").
-  Eigen::Quaterniond turn_in_other = Eigen::Quaterniond::Identity();
-  Eigen::Vector3d centre_in_other = Eigen::Vector3d::Zero();
+  // of the two poses, in 36 bytes rather than 160 (a heap keeps two of these a pair): the turn
+  // and the centre in single precision, whose round-off the cover adds to the motion it
+  // bounds (near_nodes_cover). The scales are only compared, to tell another grain; reach
+  // and least are kept rounded down, which can only make the cover sample more: 72 bytes in
+  // all (docs/benchmarks.md, "The tenth pass" and "The eleventh pass").
+  Eigen::Quaternion<float, Eigen::DontAlign> turn_in_other = Eigen::Quaternion<float, Eigen::DontAlign>::Identity();
+  Eigen::Vector3f centre_in_other = Eigen::Vector3f::Zero();
   float master_scale = 1, other_scale = 1;
   float reach = -1;  // m; below zero: nothing listed yet
   float least = 0;   // m
