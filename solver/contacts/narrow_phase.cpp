@@ -135,21 +135,23 @@ float rounded_down(double x) {
 }  // namespace
 
 void NearNodes::list(const std::vector<NearNode>& nodes) {
-  packed_.clear();
+  thread_local std::vector<std::uint8_t> packed;
+  packed.clear();
   const double step = phi_step();
   std::uint32_t last = 0;
   for (const NearNode& n : nodes) {
     for (std::uint32_t gap = n.node - last;; gap >>= 7) {
-      packed_.push_back(std::uint8_t((gap & 0x7f) | (gap > 0x7f ? 0x80 : 0)));
+      packed.push_back(std::uint8_t((gap & 0x7f) | (gap > 0x7f ? 0x80 : 0)));
       if (gap <= 0x7f) break;
     }
     last = n.node;
     // The level at or below φ, as for_each_listed() makes it.
     int level = step > 0 ? int(std::min(255.0, std::floor((n.phi - least) / step))) : 0;
     while (level > 0 && least + level * step > n.phi) --level;
-    packed_.push_back(std::uint8_t(std::max(level, 0)));
+    packed.push_back(std::uint8_t(std::max(level, 0)));
   }
-  packed_.shrink_to_fit();  // kept until the pair goes stale: a heap holds ~16 lists a grain
+  // Kept at its size until the pair goes stale: a heap holds ~16 lists a grain.
+  packed_ = Bytes(packed);
 }
 
 NearNodesState near_nodes_cover(const NearNodes& near, const ShapeTemplate& master, const Pose& master_pose,

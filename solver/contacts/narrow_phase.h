@@ -8,6 +8,8 @@
 #include <array>
 #include <cstdint>
 #include <limits>
+#include <cstring>
+#include <memory>
 #include <vector>
 
 #include "geometry/shape_template.h"
@@ -61,7 +63,7 @@ struct NearNodes {
   // of the two poses, in 36 bytes rather than 160 (a heap keeps two of these a pair): the turn
   // and the centre in single precision, whose round-off the cover adds to the motion it
   // bounds (near_nodes_cover). The scales are only compared, to tell another grain; reach
-  // and least are kept rounded down, which can only make the cover sample more: 72 bytes in
+  // and least are kept rounded down, which can only make the cover sample more: 56 bytes in
   // all (docs/benchmarks.md, "The tenth pass" and "The eleventh pass").
   Eigen::Quaternion<float, Eigen::DontAlign> turn_in_other = Eigen::Quaternion<float, Eigen::DontAlign>::Identity();
   Eigen::Vector3f centre_in_other = Eigen::Vector3f::Zero();
@@ -76,15 +78,16 @@ struct NearNodes {
   void for_each_listed(F&& f) const {
     const double step = phi_step();
     std::uint32_t node = 0;
-    for (std::size_t k = 0; k < packed_.size();) {
+    const std::uint8_t* packed = packed_.data();
+    for (std::size_t k = 0, size = packed_.size(); k < size;) {
       std::uint32_t gap = 0;
       for (int shift = 0;; shift += 7) {
-        const std::uint8_t byte = packed_[k++];
+        const std::uint8_t byte = packed[k++];
         gap |= std::uint32_t(byte & 0x7f) << shift;
         if (!(byte & 0x80)) break;
       }
       node += gap;
-      f(node, least + packed_[k++] * step);
+      f(node, least + packed[k++] * step);
     }
   }
 
@@ -93,7 +96,33 @@ struct NearNodes {
   // docs/benchmarks.md, "The tenth pass"): each node's gap from the one before in 7-bit groups,
   // low first, the top bit set on all but the last (LEB128); then its φ as the level below it
   // of 256 from `least` up to `reach`, a bound from below, which is all the cover needs.
-  std::vector<std::uint8_t> packed_;
+  // The bytes behind one pointer, their count in the block's first four (8 bytes, not a
+  // vector's 24); copied whole.
+  class Bytes {
+   public:
+    Bytes() = default;
+    explicit Bytes(const std::vector<std::uint8_t>& bytes) { assign(std::uint32_t(bytes.size()), bytes.data()); }
+    Bytes(const Bytes& other) { assign(other.size(), other.data()); }
+    Bytes(Bytes&&) = default;
+    Bytes& operator=(const Bytes& other) { return *this = Bytes(other); }
+    Bytes& operator=(Bytes&&) = default;
+    std::uint32_t size() const {
+      std::uint32_t n = 0;
+      if (block_) std::memcpy(&n, block_.get(), sizeof n);
+      return n;
+    }
+    const std::uint8_t* data() const { return block_ ? block_.get() + sizeof(std::uint32_t) : nullptr; }
+
+   private:
+    void assign(std::uint32_t n, const std::uint8_t* bytes) {
+      if (n == 0) return;
+      block_ = std::make_unique_for_overwrite<std::uint8_t[]>(sizeof n + n);
+      std::memcpy(block_.get(), &n, sizeof n);
+      std::memcpy(block_.get() + sizeof n, bytes, n);
+    }
+    std::unique_ptr<std::uint8_t[]> block_;
+  };
+  Bytes packed_;
   double phi_step() const { return (double(reach) - double(least)) / 255; }
 };
 
