@@ -1,6 +1,6 @@
 #pragma once
 // What resting contact carries from one step to the next: the impulse each support point
-// applied (the warm start of seed 002), by the point's identity. A sorted array (40 bytes a
+// applied (the warm start of seed 002), by the point's identity. A sorted array (28 bytes a
 // point, found by bisection) rather than a tree of nodes: a settled heap holds ~20 points a
 // grain, and the step looks each one up once a sweep.
 #include <algorithm>
