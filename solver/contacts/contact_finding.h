@@ -29,7 +29,7 @@ struct Contact {
 // The point's place in single precision (24 bytes; a settled heap's search holds ~30 a grain
 // beside the resting points built from them, docs/benchmarks.md, "The eleventh pass"): to
 // within 6e-8 of A's size, far below a voxel. The depth stays in double precision: over Δt
-// it is the speed that ends the step touching, which single precision would miss by 1e-8 of it.
+// it is the speed that ends the step touching, which single precision missed by 2.5e-8 of it.
 struct SupportPoint {
   Eigen::Vector3f arm;  // the point from A's centroid (where the search posed it), world axes
   std::int32_t node;    // A's boundary node, −1 for a sphere

@@ -7,8 +7,8 @@
 
 #include <array>
 #include <cstdint>
-#include <limits>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <vector>
 
