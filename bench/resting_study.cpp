@@ -1,8 +1,8 @@
 // Seed 002's study of warm starting, on scree's resting solve (docs/validation.md, "Warm
 // starting"): a column of N balls (r = 1 cm, ρ = 2650, μ = 0.5) set down touching on the
 // floor settles for 0.3 s at Δt = 1 ms with the default tolerance, warm started with
-// β = 0, 0.5, 0.85 and 1, by plain projected Gauss–Seidel and by the default conjugate
-// passes. Per run: the passes a step takes on average over the run and over its last 0.1 s,
+// β = 0, 0.5, 0.85 and 1, by plain projected Gauss–Seidel, by conjugate passes, and by
+// conjugate passes with the coarse step (the defaults). Per run: the passes a step takes on average over the run and over its last 0.1 s,
 // and the floor's load over its last 0.1 s against the weight. Writes CSV to stdout and,
 // given a file name, the chart of mean passes against N as a PNG.
 //
@@ -25,7 +25,12 @@ struct Outcome {
   double mean_passes = 0, settled_passes = 0, worst_load = 0;
 };
 
-Outcome settle_column(int balls, double beta, bool conjugate) {
+enum class Solver { gauss_seidel, conjugate, coarse };
+const char* name_of(Solver solver) {
+  return solver == Solver::gauss_seidel ? "gauss_seidel" : solver == Solver::conjugate ? "conjugate" : "conjugate_coarse";
+}
+
+Outcome settle_column(int balls, double beta, Solver solver) {
   World w;
   const double r = 0.01;
   w.shapes.push_back(scree::geometry::GrainShape::sphere(r));
@@ -34,7 +39,8 @@ Outcome settle_column(int balls, double beta, bool conjugate) {
   w.add_wall(Wall{});
   StepSettings s;
   s.impulse.warm_start = beta;
-  s.impulse.resting_conjugate = conjugate;
+  s.impulse.resting_conjugate = solver != Solver::gauss_seidel;
+  if (solver != Solver::coarse) s.impulse.resting_coarse_every = 0;
   const double weight_impulse = balls * s.gravity.norm() * s.time_step / w.bodies[0].inverse_mass;
   constexpr int steps = 300, settled_from = 200;
   Outcome o;
@@ -56,12 +62,12 @@ int main(int argc, char** argv) {
   scree::post::LineChart chart{"Resting solve: a column of N balls settling (0.3 s, dt 1 ms)", "balls in the column",
                                "passes a step, mean over the run", {}, false};
   std::printf("solver,beta,balls,mean_passes,settled_passes,worst_load_error\n");
-  for (bool conjugate : {false, true})
+  for (Solver solver : {Solver::gauss_seidel, Solver::conjugate, Solver::coarse})
     for (double beta : betas) {
-      scree::post::Series series{std::string(conjugate ? "conjugate" : "Gauss-Seidel") + ", beta " + std::to_string(beta).substr(0, 4), {}, {}};
+      scree::post::Series series{std::string(name_of(solver)) + ", beta " + std::to_string(beta).substr(0, 4), {}, {}};
       for (int balls : columns) {
-        const Outcome o = settle_column(balls, beta, conjugate);
-        std::printf("%s,%g,%d,%.1f,%.1f,%.2g\n", conjugate ? "conjugate" : "gauss_seidel", beta, balls, o.mean_passes,
+        const Outcome o = settle_column(balls, beta, solver);
+        std::printf("%s,%g,%d,%.1f,%.1f,%.2g\n", name_of(solver), beta, balls, o.mean_passes,
                     o.settled_passes, o.worst_load);
         std::fflush(stdout);
         series.x.push_back(balls);

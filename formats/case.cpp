@@ -87,6 +87,7 @@ Scheme read_scheme(Map m) {
     q.resting_passes = int(p.integer_or("resting_passes", q.resting_passes, 1, INT_MAX));
     q.resting_passes_per_layer = int(p.integer_or("resting_passes_per_layer", q.resting_passes_per_layer, 1, INT_MAX));
     q.resting_conjugate = p.boolean_or("resting_conjugate", q.resting_conjugate);
+    q.resting_coarse_every = int(p.integer_or("resting_coarse_every", q.resting_coarse_every, 0, INT_MAX));
     p.finish();
   }
   m.finish();

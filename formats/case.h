@@ -55,6 +55,7 @@ struct ImpulseParameters {
   int resting_passes = 300;
   int resting_passes_per_layer = 2;
   bool resting_conjugate = true;  // passes along conjugate directions, or plain Gauss–Seidel
+  int resting_coarse_every = 5;   // a coarse step after every this many passes (0: none)
 
   bool operator==(const ImpulseParameters&) const = default;
 };

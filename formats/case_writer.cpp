@@ -61,6 +61,7 @@ void emit_scheme(CaseEmitter& e, const Scheme& s) {
       e.integer("resting_passes", s.impulse.resting_passes);
       e.integer("resting_passes_per_layer", s.impulse.resting_passes_per_layer);
       e.text("resting_conjugate", s.impulse.resting_conjugate ? "true" : "false");
+      e.integer("resting_coarse_every", s.impulse.resting_coarse_every);
       break;
   }
   e.out() << YAML::EndMap << YAML::EndMap;

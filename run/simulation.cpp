@@ -274,6 +274,7 @@ Simulation load_simulation(const formats::Case& setup, const formats::State& sta
   sim.settings.impulse.resting_passes = setup.scheme.impulse.resting_passes;
   sim.settings.impulse.resting_passes_per_layer = setup.scheme.impulse.resting_passes_per_layer;
   sim.settings.impulse.resting_conjugate = setup.scheme.impulse.resting_conjugate;
+  sim.settings.impulse.resting_coarse_every = setup.scheme.impulse.resting_coarse_every;
 
   const std::filesystem::path& state_file = setup.initial_state;
   if (const auto found = overlaps(w, overlap_fraction); !found.empty()) {

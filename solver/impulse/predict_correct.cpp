@@ -144,8 +144,12 @@ void solve_by_impulses(World& world, const StepSettings& settings, std::vector<R
   const double tolerated_depth = 0.01 * settings.gravity.norm() * dt * dt;
   const RestingSettings resting_settings{settings.impulse.warm_start,
                                          settings.impulse.resting_tolerance * settings.gravity.norm() * dt,
-                                         tolerated_depth / dt, settings.impulse.resting_passes,
-                                         settings.impulse.resting_conjugate, settings.impulse.resting_passes_per_layer};
+                                         tolerated_depth / dt,
+                                         settings.impulse.resting_passes,
+                                         settings.impulse.resting_conjugate,
+                                         settings.impulse.resting_passes_per_layer,
+                                         settings.impulse.resting_coarse_every,
+                                         settings.gravity.isZero() ? Vec3::Zero() : Vec3(settings.gravity.normalized())};
   // The last step's resting impulses, then also this step's as the sweeps apply them; the
   // step keeps its own.
   RestingImpulses impulses = std::move(world.resting_impulses);

@@ -6,10 +6,12 @@
 #include <chrono>
 #include <cmath>
 #include <optional>
+#include <type_traits>
 
 #include <omp.h>
 
 #include "solver/contacts/islands.h"
+#include "solver/impulse/coarse_step.h"
 #include "solver/parallel_loops.h"
 #include "solver/team_barrier.h"
 
@@ -228,6 +230,21 @@ struct Hold {
     p.held += by;
     apply_at(p, by, work);
   }
+  // For the coarse step: the point's impulse, world; its part of the objective's linear term
+  // that is not the relative velocity's (its impulse times the velocity it must reach); and
+  // its impulse scaled by 1 + c, with `du` the change that made to its relative velocity
+  // (world, already on the bodies), the work measured.
+  Vec3 pattern(const RestingPoint& p) const { return faces[p.face].frame().to_world(p.held); }
+  double reached(const RestingPoint& p) const { return p.held.x() * std::min(p.touch + slack, 0.0); }
+  void scale(RestingPoint& p, double c, const Vec3& du, Work& work) const {
+    const RestingFace& f = faces[p.face];
+    const ContactFrame frame = f.frame();
+    const Vec3 added = c * p.held;
+    const Vec3 mean = frame.to_local(relative_velocity(bodies, f, p) - 0.5 * du);
+    work.normal += mean.x() * added.x();
+    work.friction += mean.y() * added.y() + mean.z() * added.z();
+    p.held += added;
+  }
   // The local impulse at `p` on the velocities, its work measured.
   void apply_at(const RestingPoint& p, const Vec3& impulse, Work& work) const {
     const RestingFace& face = faces[p.face];
@@ -251,6 +268,24 @@ struct Push {
     apply(bodies.corrections, bodies, face, p, by.x() * face.normal);
   }
 };
+
+// The schedule's units for the coarse step (coarse_step.h): a unit against a static body bears
+// the load if one of its faces has friction or a normal with a part against gravity (`down`).
+std::vector<CoarseUnit> coarse_units(const Schedule& s, const std::vector<RestingPoint>& points,
+                                     const std::vector<RestingFace>& faces, const std::vector<bool>& is_static,
+                                     const Vec3& down) {
+  std::vector<CoarseUnit> units(s.unit_start.size() - 1);
+  for (std::size_t u = 0; u < units.size(); ++u) {
+    const RestingFace& first = faces[points[s.points[s.unit_start[u]]].face];
+    units[u] = {first.a, first.b, false};
+    if (!is_static[first.b]) continue;
+    for (std::uint32_t q = s.unit_start[u]; q < s.unit_start[u + 1]; ++q) {
+      const RestingFace& f = faces[points[s.points[q]].face];
+      units[u].bears_load = units[u].bears_load || f.friction > 0 || f.normal.dot(down) < 0;
+    }
+  }
+  return units;
+}
 
 // Projected Gauss–Seidel passes over an island in its schedule until no unit changes the
 // relative velocity at any of its points by more than the tolerance, measured on the bodies
@@ -351,6 +386,18 @@ int passes_until_still(const Schedule& s, std::vector<RestingPoint>& points, std
   unit_change_of[1] = unit_change_of[0];
   std::vector<double> largest_of[2];
   int passes = 0;
+  // The coarse step (coarse_step.h), on the velocity passes of an island at least three
+  // layers deep, after every `coarse_every` passes but the last: the layers, each grain's
+  // impulse by group, each unit's reached term, and the scales and grains' changes of a step.
+  CoarseLayers layers;
+  if constexpr (std::is_same_v<Pass, Hold>)
+    if (settings.coarse_every > 0 && settings.down != Vec3::Zero())
+      layers = coarse_layers(coarse_units(s, points, pass.faces, is_static, settings.down), is_static);
+  const bool coarsen = layers.layers >= 3;
+  constexpr int slots = CoarseLayers::slots;
+  std::vector<GroupImpulse> group_impulse(coarsen ? layers.grains.size() * slots : 0);
+  std::vector<VelocityChange> velocity_change(coarsen ? layers.grains.size() : 0);
+  std::vector<double> reached(coarsen ? s.unit_start.size() - 1 : 0), scales;
 #pragma omp parallel if (parallel)
   {
     const int threads = omp_get_num_threads(), me = omp_get_thread_num();
@@ -393,6 +440,60 @@ int passes_until_still(const Schedule& s, std::vector<RestingPoint>& points, std
     each_colour([&](std::size_t u) {
       for (std::uint32_t q = s.unit_start[u]; q < s.unit_start[u + 1]; ++q) pass.begin(points[s.points[q]], s.points[q], unit_work[u]);
     });
+    // The coarse step: each grain's impulse by group, colour by colour as a pass (so the sums
+    // are the same on any number of threads); then, on one thread, the scales and the grains'
+    // new velocities; then every point's impulse scaled and its work booked. The conjugate
+    // directions restart after it.
+    auto coarse_step = [&](int k) {
+      if constexpr (std::is_same_v<Pass, Hold>) {
+        const std::vector<RigidBody>& posed = pass.bodies.velocities;
+        each_colour([&](std::size_t u) {
+          if (layers.unit_group[u] < 0) return;
+          GroupImpulse& on_a = group_impulse[layers.unit_a[u] * slots + layers.slot_a[u]];
+          GroupImpulse* on_b = layers.unit_b[u] == CoarseLayers::none
+                                   ? nullptr
+                                   : &group_impulse[layers.unit_b[u] * slots + layers.slot_b[u]];
+          double unit_reached = 0;
+          for (std::uint32_t q = s.unit_start[u]; q < s.unit_start[u + 1]; ++q) {
+            const RestingPoint& p = points[s.points[q]];
+            const Vec3 P = pass.pattern(p);
+            on_a.linear += P;
+            on_a.angular += p.r_a().cross(P);
+            if (on_b) {
+              on_b->linear -= P;
+              on_b->angular -= p.r_b(pass.faces[p.face], posed).cross(P);
+            }
+            unit_reached += pass.reached(p);
+          }
+          reached[u] = unit_reached;
+        });
+        if (me == 0) {
+          scales = coarse_scales(layers, group_impulse, bodies, pass.bodies.inverse_inertia, reached);
+          move_grains(layers, scales, group_impulse, bodies, pass.bodies.inverse_inertia, velocity_change);
+          for (std::size_t i = 0; i < layers.grains.size(); ++i)
+            if (velocity_change[i].velocity != Vec3::Zero() || velocity_change[i].angular_velocity != Vec3::Zero())
+              moved[layers.grains[i]] = k;
+        }
+        if (threads > 1) barrier->arrive_and_wait();
+        each_colour([&](std::size_t u) {
+          for (std::uint32_t q = s.unit_start[u]; q < s.unit_start[u + 1]; ++q) {
+            points[s.points[q]].change = Eigen::Vector3f::Zero();
+            points[s.points[q]].direction = Eigen::Vector3f::Zero();
+          }
+          const std::int32_t group = layers.unit_group[u];
+          if (group < 0 || scales[std::size_t(group)] == 0) return;
+          const VelocityChange& on_a = velocity_change[layers.unit_a[u]];
+          const VelocityChange* on_b =
+              layers.unit_b[u] == CoarseLayers::none ? nullptr : &velocity_change[layers.unit_b[u]];
+          for (std::uint32_t q = s.unit_start[u]; q < s.unit_start[u + 1]; ++q) {
+            RestingPoint& p = points[s.points[q]];
+            Vec3 du = on_a.velocity + on_a.angular_velocity.cross(p.r_a());
+            if (on_b) du -= on_b->velocity + on_b->angular_velocity.cross(p.r_b(pass.faces[p.face], posed));
+            pass.scale(p, scales[std::size_t(group)], du, unit_work[u]);
+          }
+        });
+      }
+    };
     double beta = 0, last_change = 0;
     for (int k = 0; k < max_passes; ++k) {
       std::vector<double>& changes = unit_change_of[k % 2];
@@ -407,7 +508,13 @@ int passes_until_still(const Schedule& s, std::vector<RestingPoint>& points, std
       last_change = change;
       if (me == 0) passes = k + 1;
       if (largest <= settings.tolerance) break;
-      if (settings.conjugate) each_colour([&](std::size_t u) { step_unit(u, beta); });
+      // Every `coarse_every` passes the coarse step takes the conjugate step's place.
+      if (coarsen && (k + 1) % settings.coarse_every == 0 && k + 1 < max_passes) {
+        coarse_step(k + 1);
+        last_change = 0;
+      } else if (settings.conjugate) {
+        each_colour([&](std::size_t u) { step_unit(u, beta); });
+      }
     }
   }
   if (crowded && barrier) *crowded = *crowded || barrier->crowded();

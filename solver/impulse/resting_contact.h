@@ -130,6 +130,10 @@ struct RestingSettings {
   // carries a step's load along its depth; the rest a heap's passes change is load traded
   // inside it, which no observable shows (docs/theory.md, "The resting solve").
   int passes_per_layer = 1000;
+  // After every this many passes (0: never) an island at least three layers deep takes a
+  // coarse step (coarse_step.h): the load carried along its depth at once.
+  int coarse_every = 0;
+  Vec3 down = Vec3::Zero();  // gravity's direction, unit; zero without gravity (and no coarse step)
 };
 
 // Resting contact (seed 000 §4.1 against walls; scree also between grains, below): velocities

@@ -68,6 +68,7 @@ TEST(Case, ReferenceExampleParsesCompletely) {
   EXPECT_EQ(c.scheme.impulse.resting_passes, 300);
   EXPECT_EQ(c.scheme.impulse.resting_passes_per_layer, 2);
   EXPECT_TRUE(c.scheme.impulse.resting_conjugate);
+  EXPECT_EQ(c.scheme.impulse.resting_coarse_every, 5);
   EXPECT_EQ(c.gravity, (Vec3{0, 0, -9.81}));
   EXPECT_EQ(c.global_damping, 0.5);
   EXPECT_EQ(c.seed, 42u);
@@ -247,6 +248,8 @@ const BadCase bad_cases[] = {
      "scheme.impulse.resting_passes", "must lie in [1, "},
     {"RestingPassesPerLayerZero", "  type: impulse\n", "  type: impulse\n  impulse:\n    resting_passes_per_layer: 0\n", 9,
      "scheme.impulse.resting_passes_per_layer", "must lie in [1, "},
+    {"RestingCoarseEveryNegative", "  type: impulse\n", "  type: impulse\n  impulse:\n    resting_coarse_every: -1\n", 9,
+     "scheme.impulse.resting_coarse_every", "must lie in [0, "},
     {"UnknownScheme", "  type: impulse", "  type: magic", 7, "scheme.type",
      "must be one of impulse, penalty, pgs"},
     {"ParametersOfOtherScheme", "  type: impulse\n",
@@ -368,6 +371,7 @@ TEST(CaseWriter, NumbersRoundTripBitExact) {
   a.scheme.impulse.resting_passes = 77;
   a.scheme.impulse.resting_passes_per_layer = 5;
   a.scheme.impulse.resting_conjugate = false;
+  a.scheme.impulse.resting_coarse_every = 3;
   a.seed = 9007199254740993ull;
   write_case(dir / "out.yaml", a);
   Case b = read_case(dir / "out.yaml");

@@ -109,7 +109,8 @@ TEST(Solve, WallImpulseCarriesTheWeightOfARestingStack) {
 
 // scheme.impulse.resting_conjugate: false runs plain Gauss–Seidel passes, which the log's
 // passes column shows on a column of ten balls set down touching (the conjugate directions
-// take fewer, docs/validation.md "Warm starting"); both carry its weight.
+// take fewer, docs/validation.md "Warm starting"); both carry its weight. Without the coarse
+// step, which would settle both in a few passes.
 TEST(Solve, RestingConjugateFalseRunsPlainGaussSeidel) {
   constexpr int balls = 10;
   const double weight = balls * 7850 * 4.0 / 3.0 * M_PI * 0.05 * 0.05 * 0.05 * 9.81;
@@ -119,7 +120,8 @@ TEST(Solve, RestingConjugateFalseRunsPlainGaussSeidel) {
   for (bool conjugate : {true, false}) {
     TempDir dir;
     prepare(dir, "sphere_bounce", column, "  type: impulse",
-            conjugate ? "  type: impulse" : "  type: impulse\n  impulse: {resting_conjugate: false}");
+            conjugate ? "  type: impulse\n  impulse: {resting_coarse_every: 0}"
+                      : "  type: impulse\n  impulse: {resting_conjugate: false, resting_coarse_every: 0}");
     const auto run = testing::run_tool(dir, "scree-solve", (dir / "case.yaml").string());
     ASSERT_EQ(run.status, 0) << run.err;
     const formats::CsvTable log = formats::read_csv_log(dir / "out" / "log.csv");

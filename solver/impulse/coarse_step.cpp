@@ -1,0 +1,159 @@
+#include "solver/impulse/coarse_step.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include <Eigen/SparseCholesky>
+
+namespace scree::solver {
+
+CoarseLayers coarse_layers(const std::vector<CoarseUnit>& units, const std::vector<bool>& is_static) {
+  CoarseLayers c;
+  constexpr std::uint32_t none = CoarseLayers::none;
+  // The island's grains, numbered as the units meet them, through a table by body kept per
+  // thread (only this island's bodies are read, as island_layers does).
+  thread_local std::vector<std::uint32_t> place;
+  for (const CoarseUnit& u : units) {
+    const std::uint32_t largest = std::max(u.a, u.b);
+    if (place.size() <= largest) place.resize(std::size_t(largest) + 1);
+    place[u.a] = place[u.b] = none;
+  }
+  auto enlist = [&](std::uint32_t body) {
+    if (is_static[body]) return none;
+    if (place[body] == none) {
+      place[body] = std::uint32_t(c.grains.size());
+      c.grains.push_back(body);
+    }
+    return place[body];
+  };
+  c.unit_a.resize(units.size());
+  c.unit_b.resize(units.size());
+  for (std::size_t k = 0; k < units.size(); ++k) {
+    c.unit_a[k] = enlist(units[k].a);
+    c.unit_b[k] = enlist(units[k].b);
+  }
+  // Layers, breadth first from the grains on a static body that bears the load.
+  const std::size_t n = c.grains.size();
+  std::vector<std::uint32_t> first(n + 1, 0), links;
+  for (std::size_t k = 0; k < units.size(); ++k)
+    if (c.unit_b[k] != none) ++first[c.unit_a[k] + 1], ++first[c.unit_b[k] + 1];
+  for (std::size_t g = 0; g < n; ++g) first[g + 1] += first[g];
+  links.resize(first[n]);
+  std::vector<std::uint32_t> filled(first.begin(), first.end() - 1);
+  std::vector<int> layer(n, -1);
+  std::vector<std::uint32_t> front;
+  for (std::size_t k = 0; k < units.size(); ++k) {
+    const std::uint32_t a = c.unit_a[k], b = c.unit_b[k];
+    if (b != none) {
+      links[filled[a]++] = b;
+      links[filled[b]++] = a;
+    } else if (units[k].bears_load && layer[a] < 0) {
+      layer[a] = 0;
+      front.push_back(a);
+    }
+  }
+  while (!front.empty()) {
+    ++c.layers;
+    std::vector<std::uint32_t> next;
+    for (std::uint32_t g : front)
+      for (std::uint32_t k = first[g]; k < first[g + 1]; ++k)
+        if (layer[links[k]] < 0) {
+          layer[links[k]] = layer[g] + 1;
+          next.push_back(links[k]);
+        }
+    front = std::move(next);
+  }
+  // Groups: 0 the static contacts, l + 1 those between grains of layers l and l or l + 1
+  // (linked grains differ by at most one layer). A grain no load path reaches stays out.
+  c.unit_group.assign(units.size(), -1);
+  c.slot_a.assign(units.size(), 0);
+  c.slot_b.assign(units.size(), 0);
+  c.grain_groups.assign(n * CoarseLayers::slots, -1);
+  auto slot_of = [&](std::uint32_t g, std::int32_t group) {
+    std::int32_t* groups = &c.grain_groups[std::size_t(g) * CoarseLayers::slots];
+    for (int s = 0; s < CoarseLayers::slots; ++s)
+      if (groups[s] < 0 || groups[s] == group) {
+        groups[s] = group;
+        return std::uint8_t(s);
+      }
+    throw std::logic_error("coarse_layers: a grain in more than three groups");  // linked layers differ by one
+  };
+  for (std::size_t k = 0; k < units.size(); ++k) {
+    const std::uint32_t a = c.unit_a[k], b = c.unit_b[k];
+    if (layer[a] < 0) continue;
+    const std::int32_t group = b == none ? 0 : 1 + std::min(layer[a], layer[b]);
+    c.unit_group[k] = group;
+    c.slot_a[k] = slot_of(a, group);
+    if (b != none) c.slot_b[k] = slot_of(b, group);
+    c.groups = std::max(c.groups, int(group) + 1);
+  }
+  return c;
+}
+
+std::vector<double> coarse_scales(const CoarseLayers& layers, const std::vector<GroupImpulse>& impulses,
+                                  const std::vector<RigidBody>& bodies, const std::vector<Mat3>& inverse_inertia,
+                                  const std::vector<double>& reached) {
+  // The objective over μ: ½ μᵀHμ + gᵀμ, H_gh = Σ over grains of what groups g and h do to
+  // each one's kinetic energy together (Σ P_g · P_h / m + (Σ r × P)_g · I⁻¹ (Σ r × P)_h), g_g the
+  // power of group g's impulses on the present velocities less its reached term.
+  const int n = layers.groups;
+  constexpr int slots = CoarseLayers::slots;
+  std::vector<Eigen::Triplet<double>> entries;
+  Eigen::VectorXd gradient = Eigen::VectorXd::Zero(n), diagonal = Eigen::VectorXd::Zero(n);
+  for (std::size_t i = 0; i < layers.grains.size(); ++i) {
+    const RigidBody& grain = bodies[layers.grains[i]];
+    const Mat3& turn = inverse_inertia[layers.grains[i]];
+    const std::int32_t* groups = &layers.grain_groups[i * slots];
+    for (int s = 0; s < slots && groups[s] >= 0; ++s) {
+      const GroupImpulse& x = impulses[i * slots + std::size_t(s)];
+      gradient[groups[s]] += x.linear.dot(grain.velocity) + x.angular.dot(grain.angular_velocity);
+      const Vec3 turned = turn * x.angular;
+      for (int t = s; t < slots && groups[t] >= 0; ++t) {
+        const GroupImpulse& y = impulses[i * slots + std::size_t(t)];
+        const double h = grain.inverse_mass * x.linear.dot(y.linear) + y.angular.dot(turned);
+        entries.emplace_back(std::max(groups[s], groups[t]), std::min(groups[s], groups[t]), h);
+        if (s == t) diagonal[groups[s]] += h;
+      }
+    }
+  }
+  for (std::size_t u = 0; u < reached.size(); ++u)
+    if (layers.unit_group[u] >= 0) gradient[layers.unit_group[u]] -= reached[u];
+  // A group that moves nothing (no load) keeps its scale 0; a hair of each diagonal keeps a
+  // group that others' scalings reproduce (a hyperstatic heap) from a zero pivot.
+  for (int g = 0; g < n; ++g) entries.emplace_back(g, g, diagonal[g] > 0 ? 1e-9 * diagonal[g] : 1.0);
+  Eigen::SparseMatrix<double> H(n, n);
+  H.setFromTriplets(entries.begin(), entries.end());
+  const Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>, Eigen::Lower> ldlt(H);
+  std::vector<double> scales(std::size_t(n), 0.0);
+  if (ldlt.info() != Eigen::Success) return scales;
+  const Eigen::VectorXd mu = ldlt.solve(-gradient);
+  if (!mu.allFinite()) return scales;
+  // Along μ the objective falls all the way to the full step; shortened, it still falls.
+  double step = 1;
+  for (int g = 0; g < n; ++g)
+    if (mu[g] < 0) step = std::min(step, -1 / mu[g]);
+  for (int g = 0; g < n; ++g) scales[std::size_t(g)] = step * mu[g];
+  return scales;
+}
+
+void move_grains(const CoarseLayers& layers, const std::vector<double>& scales, std::vector<GroupImpulse>& impulses,
+                 std::vector<RigidBody>& bodies, const std::vector<Mat3>& inverse_inertia,
+                 std::vector<VelocityChange>& changes) {
+  constexpr int slots = CoarseLayers::slots;
+  for (std::size_t i = 0; i < layers.grains.size(); ++i) {
+    const std::int32_t* groups = &layers.grain_groups[i * slots];
+    GroupImpulse sum;
+    for (int s = 0; s < slots && groups[s] >= 0; ++s) {
+      GroupImpulse& x = impulses[i * slots + std::size_t(s)];
+      sum.linear += scales[std::size_t(groups[s])] * x.linear;
+      sum.angular += scales[std::size_t(groups[s])] * x.angular;
+      x = GroupImpulse{};
+    }
+    RigidBody& grain = bodies[layers.grains[i]];
+    changes[i] = {grain.inverse_mass * sum.linear, inverse_inertia[layers.grains[i]] * sum.angular};
+    grain.velocity += changes[i].velocity;
+    grain.angular_velocity += changes[i].angular_velocity;
+  }
+}
+
+}  // namespace scree::solver

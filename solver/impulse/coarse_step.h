@@ -1,0 +1,71 @@
+#pragma once
+// The resting solve's coarse step (docs/theory.md, "The coarse step"): between its passes, the
+// impulses of each layer of a heap scaled by one factor, the factors that leave the least of
+// the passes' objective. A pass carries a change of load about one contact deeper; a coarse
+// step carries it along the whole depth at once, as a multigrid's coarse grid does.
+//
+// The groups are layers of the contact graph: a grain's layer is the fewest contacts from it
+// to a static body that bears the load (with friction, or a normal against gravity: a floor,
+// the terrain; not a frictionless side wall). The contacts with static bodies are one group,
+// those between grains of layers l and l or l + 1 the group l + 1. So a grain of layer l takes
+// part in at most three: the static contacts', l's and l + 1's. Scaling keeps every impulse in
+// its friction cone; the scales are shortened so that none goes below zero.
+#include <cstdint>
+#include <vector>
+
+#include "solver/rigid_body.h"
+
+namespace scree::solver {
+
+// A unit of the resting solve (the points of one pair of bodies) as the coarse step sees it:
+// its bodies A (a grain) and B, and for a static B whether the contact bears the load.
+struct CoarseUnit {
+  std::uint32_t a, b;
+  bool bears_load;
+};
+
+// An island's layers: each unit's group and its grains' places among the coarse step's grains,
+// and each of those grains' groups.
+struct CoarseLayers {
+  static constexpr int slots = 3;        // a grain's groups
+  static constexpr std::uint32_t none = ~std::uint32_t(0);
+  std::vector<std::int32_t> unit_group;  // by unit, −1: out of the coarse step (no load path)
+  std::vector<std::uint32_t> unit_a, unit_b;      // by unit: A's and B's place in `grains` (B: none if static)
+  std::vector<std::uint8_t> slot_a, slot_b;       // by unit: its group's slot among A's and B's
+  std::vector<std::uint32_t> grains;              // bodies, in the order the units meet them
+  std::vector<std::int32_t> grain_groups;         // by place and slot, −1 unused
+  int groups = 0;
+  int layers = 0;  // grain layers (a column of N balls on the floor: N)
+};
+
+// The layers of an island of `units` (`is_static` by body).
+CoarseLayers coarse_layers(const std::vector<CoarseUnit>& units, const std::vector<bool>& is_static);
+
+// What one group's impulses do to one grain: Σ P and Σ r × P over its points on the grain.
+struct GroupImpulse {
+  Vec3 linear = Vec3::Zero(), angular = Vec3::Zero();
+};
+
+// The coarse step's scales c_g (each impulse of group g becomes (1 + c_g) times itself):
+// μ minimizing ½ λᵀWλ + λᵀ(u − t) over λ_g → (1 + μ_g) λ_g, from each grain's group impulses
+// (`impulses`, by place and slot), its velocities (`bodies`, `inverse_inertia` by body) and
+// each unit's Σ λ_n t over its points (`reached`); then shortened so that no 1 + c_g < 0.
+// Sums run in the order of the grains and units, so the result is the same on any number of
+// threads.
+std::vector<double> coarse_scales(const CoarseLayers& layers, const std::vector<GroupImpulse>& impulses,
+                                  const std::vector<RigidBody>& bodies, const std::vector<Mat3>& inverse_inertia,
+                                  const std::vector<double>& reached);
+
+// What the coarse step changes a grain's velocities by.
+struct VelocityChange {
+  Vec3 velocity = Vec3::Zero(), angular_velocity = Vec3::Zero();
+};
+
+// Moves each grain of `layers` by its group impulses times `scales` (Δv = Σ c_g P_g / m,
+// Δω = I⁻¹ Σ c_g (r × P)_g), writes those changes into `changes` (by place) and clears
+// `impulses` for the next coarse step.
+void move_grains(const CoarseLayers& layers, const std::vector<double>& scales, std::vector<GroupImpulse>& impulses,
+                 std::vector<RigidBody>& bodies, const std::vector<Mat3>& inverse_inertia,
+                 std::vector<VelocityChange>& changes);
+
+}  // namespace scree::solver
