@@ -1,9 +1,9 @@
 #pragma once
 // Resting contact, the impulse scheme's solve of slow contacts (docs/theory.md, "Resting
 // contact"): support points held by projected Gauss–Seidel passes on velocities and position
-// corrections, warm started from the last step's impulses (seed 002), passes until the
-// velocities stop changing, in an order that lets the cores share one island and gives the
-// same bits on any number of them.
+// corrections, warm started from the last step's impulses (seed 002), with coarse steps along
+// a heap's layers, passes until the velocities stop changing, in an order that lets the cores
+// share one island and gives the same bits on any number of them.
 #include <cstdint>
 #include <vector>
 
@@ -159,7 +159,10 @@ struct RestingSettings {
 // nonsmooth nonlinear conjugate gradient of Silcowitz, Niebe and Erleben (2010): a column of
 // 50 balls takes a sixth of the passes, one of 100 settles at all (docs/theory.md,
 // "The resting solve"). The step's size is the ratio of the last two passes' squared impulse
-// changes, summed in schedule order; above 1 the directions restart.
+// changes, summed in schedule order; above 1 the directions restart. Every
+// `coarse_every` passes an island three or more layers deep takes the coarse step instead
+// (coarse_step.h): each layer's impulses scaled at once, so that the load crosses the depth
+// in one step rather than one contact a pass.
 //
 // `impulses` holds the last step's impulses and what each point has applied over the
 // earlier sweeps of this step (RestingImpulses): a point this step has set starts from that
