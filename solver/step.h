@@ -39,8 +39,8 @@ struct ImpulseSettings {
   // Passes accelerated along conjugate directions (the default), or plain projected
   // Gauss–Seidel (docs/validation.md, "Warm starting").
   bool resting_conjugate = true;
-  // After every this many passes an island at least three layers deep takes a coarse step
-  // (solver/impulse/coarse_step.h); 0: never.
+  // After every this many passes, and after the last if its budget ran out, an island at
+  // least three layers deep takes a coarse step (solver/impulse/coarse_step.h); 0: never.
   int resting_coarse_every = 5;
 };
 

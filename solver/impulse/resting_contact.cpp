@@ -387,8 +387,9 @@ int passes_until_still(const Schedule& s, std::vector<RestingPoint>& points, std
   std::vector<double> largest_of[2];
   int passes = 0;
   // The coarse step (coarse_step.h), on the velocity passes of an island at least three
-  // layers deep, after every `coarse_every` passes but the last: the layers, each grain's
-  // impulse by group, each unit's reached term, and the scales and grains' changes of a step.
+  // layers deep, after every `coarse_every` passes and after the budget's last: the layers,
+  // each grain's impulse by group, each unit's reached term, and the scales and the grains'
+  // changes of a step.
   CoarseLayers layers;
   if constexpr (std::is_same_v<Pass, Hold>)
     if (settings.coarse_every > 0 && settings.down != Vec3::Zero())
@@ -508,8 +509,10 @@ int passes_until_still(const Schedule& s, std::vector<RestingPoint>& points, std
       last_change = change;
       if (me == 0) passes = k + 1;
       if (largest <= settings.tolerance) break;
-      // Every `coarse_every` passes the coarse step takes the conjugate step's place.
-      if (coarsen && (k + 1) % settings.coarse_every == 0 && k + 1 < max_passes) {
+      // Every `coarse_every` passes the coarse step takes the conjugate step's place, and it
+      // ends an island whose budget ran out: what the last passes left along the depth (a heap
+      // sinking into itself, faster layer by layer) is not left in the step.
+      if (coarsen && ((k + 1) % settings.coarse_every == 0 || k + 1 == max_passes)) {
         coarse_step(k + 1);
         last_change = 0;
       } else if (settings.conjugate) {

@@ -130,8 +130,9 @@ struct RestingSettings {
   // carries a step's load along its depth; the rest a heap's passes change is load traded
   // inside it, which no observable shows (docs/theory.md, "The resting solve").
   int passes_per_layer = 1000;
-  // After every this many passes (0: never) an island at least three layers deep takes a
-  // coarse step (coarse_step.h): the load carried along its depth at once.
+  // After every this many passes (0: never), and after the last if its budget ran out, an
+  // island at least three layers deep takes a coarse step (coarse_step.h): the load carried
+  // along its depth at once.
   int coarse_every = 0;
   Vec3 down = Vec3::Zero();  // gravity's direction, unit; zero without gravity (and no coarse step)
 };
@@ -160,8 +161,8 @@ struct RestingSettings {
 // 50 balls takes a sixth of the passes, one of 100 settles at all (docs/theory.md,
 // "The resting solve"). The step's size is the ratio of the last two passes' squared impulse
 // changes, summed in schedule order; above 1 the directions restart. Every
-// `coarse_every` passes an island three or more layers deep takes the coarse step instead
-// (coarse_step.h): each layer's impulses scaled at once, so that the load crosses the depth
+// `coarse_every` passes, and after a budget's last, an island three or more layers deep takes
+// the coarse step instead (coarse_step.h): each layer's impulses scaled at once, so that the load crosses the depth
 // in one step rather than one contact a pass.
 //
 // `impulses` holds the last step's impulses and what each point has applied over the
