@@ -2,9 +2,10 @@
 // starting"): a column of N balls (r = 1 cm, ρ = 2650, μ = 0.5) set down touching on the
 // floor settles for 0.3 s at Δt = 1 ms with the default tolerance, warm started with
 // β = 0, 0.5, 0.85 and 1, by plain projected Gauss–Seidel, by conjugate passes, and by
-// conjugate passes with the coarse step (the defaults). Per run: the passes a step takes on average over the run and over its last 0.1 s,
-// and the floor's load over its last 0.1 s against the weight. Writes CSV to stdout and,
-// given a file name, the chart of mean passes against N (β = 0 and 1) as a PNG.
+// conjugate passes with the coarse step (the defaults). Per run: the passes a step takes on
+// average over the run and over its last 0.1 s, and the floor's load over its last 0.1 s
+// against the weight. Writes CSV to stdout and, given a file name, the chart of mean passes
+// against N (β = 0 and 1) as a PNG.
 //
 //   xvfb-run -a build/bin/resting_study docs/images/resting_study.png > resting_study.csv
 #include <algorithm>
@@ -27,7 +28,9 @@ struct Outcome {
 
 enum class Solver { gauss_seidel, conjugate, coarse };
 const char* name_of(Solver solver) {
-  return solver == Solver::gauss_seidel ? "gauss_seidel" : solver == Solver::conjugate ? "conjugate" : "conjugate_coarse";
+  return solver == Solver::gauss_seidel ? "gauss_seidel"
+         : solver == Solver::conjugate  ? "conjugate"
+                                        : "conjugate_coarse";
 }
 
 Outcome settle_column(int balls, double beta, Solver solver) {
