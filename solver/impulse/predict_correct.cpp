@@ -149,7 +149,8 @@ void solve_by_impulses(World& world, const StepSettings& settings, std::vector<R
                                          settings.impulse.resting_conjugate,
                                          settings.impulse.resting_passes_per_layer,
                                          settings.impulse.resting_coarse_every,
-                                         settings.gravity.isZero() ? Vec3::Zero() : Vec3(settings.gravity.normalized())};
+                                         settings.gravity.isZero() ? Vec3::Zero() : Vec3(settings.gravity.normalized()),
+                                         resting_speed};
   // The last step's resting impulses, then also this step's as the sweeps apply them; the
   // step keeps its own.
   RestingImpulses impulses = std::move(world.resting_impulses);

@@ -394,7 +394,9 @@ int passes_until_still(const Schedule& s, std::vector<RestingPoint>& points, std
   if constexpr (std::is_same_v<Pass, Hold>)
     if (settings.coarse_every > 0 && settings.down != Vec3::Zero())
       layers = coarse_layers(coarse_units(s, points, pass.faces, is_static, settings.down), is_static);
-  const bool coarsen = layers.layers >= 3;
+  bool coarsen = layers.layers >= 3;
+  for (std::size_t i = 0; coarsen && i < layers.grains.size(); ++i)
+    coarsen = bodies[layers.grains[i]].velocity.squaredNorm() < settings.coarse_speed * settings.coarse_speed;
   constexpr int slots = CoarseLayers::slots;
   std::vector<GroupImpulse> group_impulse(coarsen ? layers.grains.size() * slots : 0);
   std::vector<VelocityChange> velocity_change(coarsen ? layers.grains.size() : 0);

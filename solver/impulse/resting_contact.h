@@ -135,6 +135,9 @@ struct RestingSettings {
   // along its depth at once.
   int coarse_every = 0;
   Vec3 down = Vec3::Zero();  // gravity's direction, unit; zero without gravity (and no coarse step)
+  // m/s: an island takes coarse steps only while each of its grains is slower than this (a
+  // heap at rest, not a flow: scaling a flowing layer's impulses hands momentum across it).
+  double coarse_speed = 0;
 };
 
 // Resting contact (seed 000 §4.1 against walls; scree also between grains, below): velocities
