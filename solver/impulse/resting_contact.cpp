@@ -269,14 +269,20 @@ struct Push {
   }
 };
 
-// The schedule's units for the coarse step (coarse_step.h): a unit against a static body bears
-// the load if one of its faces has friction or a normal with a part against gravity (`down`).
+// The schedule's units for the coarse step (coarse_step.h), none if a grain of the island is
+// as fast as `speed` (a flow, not a heap at rest; docs/theory.md "The resting solve"): a unit
+// against a static body bears the load if one of its faces has friction or a normal with a
+// part against gravity (`down`).
 std::vector<CoarseUnit> coarse_units(const Schedule& s, const std::vector<RestingPoint>& points,
-                                     const std::vector<RestingFace>& faces, const std::vector<bool>& is_static,
-                                     const Vec3& down) {
+                                     const std::vector<RestingFace>& faces, const std::vector<RigidBody>& bodies,
+                                     const std::vector<bool>& is_static, const Vec3& down, double speed) {
   std::vector<CoarseUnit> units(s.unit_start.size() - 1);
+  auto fast = [&](std::uint32_t body) {
+    return !is_static[body] && bodies[body].velocity.squaredNorm() >= speed * speed;
+  };
   for (std::size_t u = 0; u < units.size(); ++u) {
     const RestingFace& first = faces[points[s.points[s.unit_start[u]]].face];
+    if (fast(first.a) || fast(first.b)) return {};
     units[u] = {first.a, first.b, false};
     if (!is_static[first.b]) continue;
     for (std::uint32_t q = s.unit_start[u]; q < s.unit_start[u + 1]; ++q) {
@@ -386,17 +392,16 @@ int passes_until_still(const Schedule& s, std::vector<RestingPoint>& points, std
   unit_change_of[1] = unit_change_of[0];
   std::vector<double> largest_of[2];
   int passes = 0;
-  // The coarse step (coarse_step.h), on the velocity passes of an island at least three
-  // layers deep, after every `coarse_every` passes and after the budget's last: the layers,
-  // each grain's impulse by group, each unit's reached term, and the scales and the grains'
-  // changes of a step.
+  // The coarse step (coarse_step.h), on the velocity passes of an island at rest at least
+  // three layers deep, after every `coarse_every` passes and after the budget's last: the
+  // layers, each grain's impulse by group, each unit's reached term, and the scales and the
+  // grains' changes of a step.
   CoarseLayers layers;
   if constexpr (std::is_same_v<Pass, Hold>)
     if (settings.coarse_every > 0 && settings.down != Vec3::Zero())
-      layers = coarse_layers(coarse_units(s, points, pass.faces, is_static, settings.down), is_static);
-  bool coarsen = layers.layers >= 3;
-  for (std::size_t i = 0; coarsen && i < layers.grains.size(); ++i)
-    coarsen = bodies[layers.grains[i]].velocity.squaredNorm() < settings.coarse_speed * settings.coarse_speed;
+      layers = coarse_layers(
+          coarse_units(s, points, pass.faces, bodies, is_static, settings.down, settings.coarse_speed), is_static);
+  const bool coarsen = layers.layers >= 3;
   constexpr int slots = CoarseLayers::slots;
   std::vector<GroupImpulse> group_impulse(coarsen ? layers.grains.size() * slots : 0);
   std::vector<VelocityChange> velocity_change(coarsen ? layers.grains.size() : 0);
