@@ -1,9 +1,9 @@
 #include "run/simulation.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <chrono>
 #include <map>
 #include <memory>
 #include <random>
@@ -374,11 +374,19 @@ bool run_simulation(Simulation& sim, bool restarting, const std::function<void(d
     }
   };
   if (!restarting) outputs();
+  using Clock = std::chrono::steady_clock;
+  auto seconds_since = [](Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); };
+  const Clock::time_point stepping_start = Clock::now();
   while (w.time < c.time.duration - half) {
     sim.settings.time_step = next_time_step(sim);
     report = advance(w, sim.settings);
+    sim.times.phases += report.times;
+    ++sim.times.steps;
     for (std::size_t k = 0; k < sim.wall_impulse.size(); ++k) sim.wall_impulse[k] += report.wall_impulse[k];
+    const Clock::time_point output_start = Clock::now();
     outputs();
+    sim.times.output += seconds_since(output_start);
+    sim.times.stepping = seconds_since(stepping_start);
     if (progress) progress(w.time, c.time.duration);
     if (stop_requested && stop_requested()) break;
   }

@@ -8,6 +8,7 @@
 
 #include "formats/case.h"
 #include "formats/state.h"
+#include "run/run_times.h"
 #include "solver/step.h"
 #include "solver/world.h"
 
@@ -24,6 +25,7 @@ struct Simulation {
   double next_frame_time = 0, next_log_time = 0, next_checkpoint_time = 0;
   double initial_energy = 0;  // K + V at the start of the run (a checkpoint carries it on)
   std::vector<solver::Vec3> wall_impulse;  // on each wall from the grains since the start, N·s
+  RunTimes times;  // where this process's stepping went (not carried by checkpoints)
 };
 
 // Builds the world: one grain shape per case template (avatars read once, shared by every
@@ -39,6 +41,7 @@ Simulation load_simulation(const formats::Case& setup, const formats::State& sta
 // at their interval and always at the end (checkpoint.h5). `progress(time, duration)` is
 // called after every step. When `stop_requested()` says so after a step (a signal), the run
 // writes checkpoint.h5 there and returns false: a restart from it continues bit for bit.
+// The wall time of its steps goes to sim.times.
 bool run_simulation(Simulation& sim, bool restarting, const std::function<void(double, double)>& progress = {},
                     const std::function<bool()>& stop_requested = {});
 

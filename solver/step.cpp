@@ -1,8 +1,24 @@
 #include "solver/step.h"
 
+#include <optional>
+
 #include "solver/schemes.h"
 
 namespace scree::solver {
+
+std::string_view phase_name(Phase phase) {
+  switch (phase) {
+    case Phase::forces: return "gravity and damping";
+    case Phase::contact_search: return "contact search";
+    case Phase::collisions: return "collisions (ETM)";
+    case Phase::resting_setup: return "resting points";
+    case Phase::velocity_passes: return "velocity passes";
+    case Phase::correction_passes: return "correction passes";
+    case Phase::resting_books: return "resting books";
+    case Phase::motion: return "motion";
+  }
+  return "?";
+}
 
 KineticEnergies apply_external_forces(World& world, const StepSettings& settings) {
   const double dt = settings.time_step;
@@ -56,9 +72,12 @@ void integrate_positions(World& world, const std::vector<RigidBody>& corrections
 StepReport advance(World& world, const StepSettings& settings) {
   StepReport report;
   report.wall_impulse.assign(world.walls.size(), Vec3::Zero());
+  std::optional<PhaseTimer> timer(std::in_place, report.times, Phase::forces);
   const KineticEnergies kinetic = apply_external_forces(world, settings);
   std::vector<RigidBody> corrections = no_corrections(world);
+  timer.reset();
   contact_scheme(settings.scheme).solve(world, settings, corrections, report);
+  timer.emplace(report.times, Phase::motion);
   integrate_positions(world, corrections, settings, kinetic, report);
   return report;
 }

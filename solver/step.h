@@ -15,6 +15,7 @@
 
 #include "formats/case.h"
 #include "solver/impulse/energy_tracking.h"
+#include "solver/phase_times.h"
 #include "solver/rigid_body.h"
 #include "solver/world.h"
 
@@ -61,6 +62,7 @@ struct StepReport {
   double stored_peak = 0;         // largest energy stored in one island, J
   double courant = 0;             // max over grains of the distance moved / smallest half-extent
   std::vector<Vec3> wall_impulse; // impulse on each wall during the step (from the grains), N·s
+  PhaseTimes times;               // wall time by phase (phase_times.h)
 };
 
 // Phase 1: gravity, then global damping (seed 000 eqs. 47–48), on every grain; the damping's

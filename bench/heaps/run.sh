@@ -4,8 +4,8 @@
 # 1000-grain heaps stacked in the same box and settled for 1.2 s; then 0.05 s more of each
 # from its checkpoint on one and on two threads, in turn, REPEAT times. Prints, per heap and
 # thread count, the median time of the stepping (the run less a run of one step), its steps,
-# the time per step per grain, resting passes and peak RSS, and the median of the pairs'
-# ratios one thread / two (docs/benchmarks.md, "The settled heap at 250, 1000 and 4000
+# the time per step per grain (and of it the resting passes' and the rest's), resting passes
+# and peak RSS, and the median of the pairs' ratios one thread / two (docs/benchmarks.md, "The settled heap at 250, 1000 and 4000
 # grains").
 #
 #   bench/heaps/run.sh [BUILD_DIR]      HEAPS="250 1000 4000" (default "250 1000"; 4000
@@ -63,23 +63,29 @@ checkpoint_of() {
 }
 
 # One run of heap N on THREADS threads from its checkpoint to START + SPAN s, into TAG:
-# prints its wall time (s), peak RSS (kB) and steps.
+# prints its wall time (s), peak RSS (kB), steps, and the seconds of its resting passes
+# (velocity and correction passes, from scree-solve's table of where the time went).
 run_heap() {
   local n=$1 threads=$2 span=$3 tag=$4
   local out=$work/heap$n-$tag
   rm -rf "$out" && mkdir -p "$out"
   sed -e "s|^  directory: .*|  directory: $out|" -e "s|duration: .*|duration: $(awk -v t="$start" -v s="$span" 'BEGIN { printf "%.6f", t + s }')|" \
       -e "s|^initial_state: .*|initial_state: $(dirname "$checkpoint")/../state.h5|" "$work/N$( [[ $n == 4000 ]] && echo 1000 || echo "$n")/case.yaml" > "$out.yaml"
-  OMP_NUM_THREADS=$threads /usr/bin/time -f "%e %M" -o "$out.time" "$build/bin/scree-solve" "$out.yaml" --restart "$checkpoint" > /dev/null
+  OMP_NUM_THREADS=$threads /usr/bin/time -f "%e %M" -o "$out.time" "$build/bin/scree-solve" "$out.yaml" --restart "$checkpoint" > "$out.out"
   local wall peak
   read -r wall peak < "$out.time"
-  echo "$wall $peak $(( $("$python" -c "import h5py; print(h5py.File('$out/checkpoint.h5')['/'].attrs['step'])") - first_step ))"
+  echo "$wall $peak $(( $("$python" -c "import h5py; print(h5py.File('$out/checkpoint.h5')['/'].attrs['step'])") - first_step ))" \
+    "$(awk '/^  (velocity|correction) passes / { s += substr($0, 23, 10) } END { print s + 0 }' "$out.out")"
 }
 
 # The stepping's time: a run of 0.05 s less a run of one step (2 ms), both from the
 # checkpoint, so that reading the shapes and the checkpoint (0.08 s at 250 grains, 0.9 s at
-# 4000) is not counted as steps (docs/benchmarks.md, "The ninth pass").
-printf '%-6s %-8s %10s %6s %18s %7s %10s %12s\n' grains threads stepping_s steps ms_step_per_grain passes peak_MB two_vs_one
+# 4000) is not counted as steps (docs/benchmarks.md, "The ninth pass"). Its time a step a
+# grain is split into the resting passes' (velocity and correction passes, whose count may
+# grow with a heap's depth) and the rest of the step's (docs/benchmarks.md, "The thirteenth
+# pass").
+printf '%-6s %-8s %10s %6s %18s %10s %10s %7s %10s %12s\n' grains threads stepping_s steps ms_step_per_grain \
+  in_passes the_rest passes peak_MB two_vs_one
 for n in $heaps; do
   checkpoint=$(checkpoint_of "$n")
   start=$("$python" -c "import h5py; print(h5py.File('$checkpoint')['/'].attrs['time'])")
@@ -87,14 +93,15 @@ for n in $heaps; do
   # One and two threads in turn, REPEAT times: this machine's second core comes and goes, so a
   # single pair can put two threads anywhere from 1.2x to 1.9x (docs/benchmarks.md, the
   # eighth pass). The medians are printed, and the median of the pairs' ratios.
-  declare -A times=() peaks=() steps_of=()
+  declare -A times=() peaks=() steps_of=() in_passes=()
   ratios=()
   for ((r = 0; r < repeat; ++r)); do
     for threads in 1 2; do
-      read -r wall peak steps < <(run_heap "$n" "$threads" 0.05 "$threads")
-      read -r short _ short_steps < <(run_heap "$n" "$threads" 0.002 "$threads-short")
+      read -r wall peak steps passes_s < <(run_heap "$n" "$threads" 0.05 "$threads")
+      read -r short _ short_steps short_passes_s < <(run_heap "$n" "$threads" 0.002 "$threads-short")
       stepping=$(awk -v w="$wall" -v s="$short" 'BEGIN { printf "%.3f", w - s }')
       times[$threads]+="$stepping "
+      in_passes[$threads]+="$(awk -v p="$passes_s" -v s="$short_passes_s" 'BEGIN { printf "%.3f", p - s }') "
       peaks[$threads]+="$peak "
       steps_of[$threads]=$(( steps - short_steps ))
       [[ $threads == 1 ]] && one_thread=$stepping
@@ -104,11 +111,14 @@ for n in $heaps; do
   for threads in 1 2; do
     out=$work/heap$n-$threads
     stepping=$(median ${times[$threads]})
+    passes_s=$(median ${in_passes[$threads]})
     peak=$(median ${peaks[$threads]})
     steps=${steps_of[$threads]}
     passes=$(awk -F, 'NR > 1 && $17 > m { m = $17 } END { print m }' "$out/log.csv")
     ratio=$([[ $threads == 2 ]] && median "${ratios[@]}" || echo -)
-    printf '%-6s %-8s %10.2f %6d %18.4f %7d %10.1f %12s\n' "$n" "$threads" "$stepping" "$steps" \
-      "$(awk -v w="$stepping" -v s="$steps" -v n="$n" 'BEGIN { print 1000 * w / s / n }')" "$passes" "$(awk -v k="$peak" 'BEGIN { print k / 1024 }')" "$ratio"
+    per_grain() { awk -v w="$1" -v s="$steps" -v n="$n" 'BEGIN { print 1000 * w / s / n }'; }
+    printf '%-6s %-8s %10.2f %6d %18.4f %10.4f %10.4f %7d %10.1f %12s\n' "$n" "$threads" "$stepping" "$steps" \
+      "$(per_grain "$stepping")" "$(per_grain "$passes_s")" "$(per_grain "$(awk -v w="$stepping" -v p="$passes_s" 'BEGIN { print w - p }')")" \
+      "$passes" "$(awk -v k="$peak" 'BEGIN { print k / 1024 }')" "$ratio"
   done
 done

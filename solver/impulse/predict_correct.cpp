@@ -1,6 +1,7 @@
 #include "solver/impulse/predict_correct.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "solver/contacts/contact_finding.h"
 #include "solver/contacts/islands.h"
@@ -27,8 +28,10 @@ SweepContacts collide_and_gather(World& world, const ImpulseSettings& settings, 
                                  double resting_speed, bool closing, const std::vector<bool>& is_static,
                                  std::vector<RigidBody>& posed, const RestingBodies& resting_bodies,
                                  RestingContacts& resting, StepReport& report) {
+  std::optional<PhaseTimer> timer(std::in_place, report.times, Phase::contact_search);
   FoundContacts found = find_contacts(world, posed, dt, resting_speed * dt, &world.neighbours, skin, &world.near_nodes);
   report.contacts = found.contacts.size();
+  timer.emplace(report.times, Phase::collisions);
 
   // Collisions: contacts approaching faster than the resting speed, resolved by the energy
   // tracking method. A face with no such contact rests on its support points: seed 000 does
@@ -51,6 +54,7 @@ SweepContacts collide_and_gather(World& world, const ImpulseSettings& settings, 
     }
   }
   found.contacts = std::vector<Contact>();  // `= {}` would keep the capacity
+  timer.emplace(report.times, Phase::resting_setup);
   // The faces (numbered as found) and the resting points of those that do not collide, in
   // face order (built side by side into their places).
   std::vector<std::size_t> first_point(found.faces.size() + 1, 0);
@@ -69,6 +73,7 @@ SweepContacts collide_and_gather(World& world, const ImpulseSettings& settings, 
       deepest = std::max(deepest, face.points[k].depth);
     }
   }
+  timer.emplace(report.times, Phase::collisions);
   std::vector<double> approach_before;  // only needed when something collides
   if (!colliding.empty())
     for (const RestingPoint& r : resting.points) approach_before.push_back(resting.normal_velocity(r, posed));

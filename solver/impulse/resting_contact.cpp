@@ -588,7 +588,9 @@ struct SolvedIslands {
 // into schedule order and solved. The islands and schedules go before the books, which the
 // step's peak of memory would otherwise hold too.
 SolvedIslands solve_islands(const std::vector<bool>& is_static, const RestingImpulses& impulses,
-                            RestingContacts& resting, RestingBodies& bodies, const RestingSettings& settings) {
+                            RestingContacts& resting, RestingBodies& bodies, const RestingSettings& settings,
+                            PhaseTimes& times) {
+  std::optional<PhaseTimer> timer(std::in_place, times, Phase::resting_setup);
   std::vector<RestingPoint>& points = resting.points;
   // Each point starts from what it has applied in this step's earlier sweeps, so that a later
   // sweep may take back some of it; a point met for the first time applies β times its
@@ -655,18 +657,20 @@ SolvedIslands solve_islands(const std::vector<bool>& is_static, const RestingImp
     if (at == unplaced) at = next_face++;
   move_to(resting.faces, face_place);
 
-  std::vector<int> passes(islands.size(), 0);
+  std::vector<int> held(islands.size(), 0), pushed(islands.size(), 0);
   std::vector<Work> island_work(islands.size());
   std::vector<int> moved(bodies.velocities.size(), -1);
-  auto solve = [&](std::size_t i, bool parallel, bool* crowded) {
-    const Schedule& s = schedules[i];
-    const int held =
-        passes_until_still(s, points, bodies.velocities, is_static, moved, settings, pass_limits[i], parallel,
-                           Hold{bodies, resting.faces, settings.slack, warm_at_place}, island_work[i], crowded);
+  // An island's velocity passes, then its correction passes (which start from the velocities
+  // the first left); islands share no moving body, so the order across islands is free.
+  auto hold_island = [&](std::size_t i, bool parallel, bool* crowded) {
+    held[i] = passes_until_still(schedules[i], points, bodies.velocities, is_static, moved, settings, pass_limits[i],
+                                 parallel, Hold{bodies, resting.faces, settings.slack, warm_at_place}, island_work[i],
+                                 crowded);
+  };
+  auto push_island = [&](std::size_t i, bool parallel, bool* crowded) {
     Work none;  // the corrections do no work (Push)
-    const int pushed = passes_until_still(s, points, bodies.corrections, is_static, moved, settings, pass_limits[i],
-                                          parallel, Push{bodies, resting.faces}, none, crowded);
-    passes[i] = std::max(held, pushed);
+    pushed[i] = passes_until_still(schedules[i], points, bodies.corrections, is_static, moved, settings,
+                                   pass_limits[i], parallel, Push{bodies, resting.faces}, none, crowded);
   };
   // An island of this many points is solved by all threads at once, smaller ones side by side
   // (the schedule is the same either way, so this changes speed, not results). Each colour of
@@ -681,23 +685,41 @@ SolvedIslands solve_islands(const std::vector<bool>& is_static, const RestingImp
   const bool share = now >= crowded_until.load(std::memory_order_relaxed);
   bool crowded = false;
   for (std::size_t i = 0; i < islands.size(); ++i)
-    if (share && schedules[i].points.size() >= shared_island) solve(i, true, &crowded);
+    if (share && schedules[i].points.size() >= shared_island) {
+      timer.emplace(times, Phase::velocity_passes);
+      hold_island(i, true, &crowded);
+      timer.emplace(times, Phase::correction_passes);
+      push_island(i, true, &crowded);
+    }
   if (crowded)
     crowded_until.store(now + std::chrono::duration_cast<std::chrono::steady_clock::duration>(crowded_pause).count(),
                         std::memory_order_relaxed);
-#pragma omp parallel for schedule(dynamic) if (islands.size() > 1 && points.size() >= smallest_parallel_loop)
+  const bool side_by_side = islands.size() > 1 && points.size() >= smallest_parallel_loop;
+  auto small = [&](std::size_t i) { return !share || schedules[i].points.size() < shared_island; };
+  timer.emplace(times, Phase::velocity_passes);
+#pragma omp parallel for schedule(dynamic) if (side_by_side)
   for (std::size_t i = 0; i < islands.size(); ++i)
-    if (!share || schedules[i].points.size() < shared_island) solve(i, false, nullptr);
+    if (small(i)) hold_island(i, false, nullptr);
+  timer.emplace(times, Phase::correction_passes);
+#pragma omp parallel for schedule(dynamic) if (side_by_side)
+  for (std::size_t i = 0; i < islands.size(); ++i)
+    if (small(i)) push_island(i, false, nullptr);
+  timer.reset();
   Work work;
-  for (const Work& w : island_work) work += w;
-  return {std::move(place), passes.empty() ? 0 : *std::max_element(passes.begin(), passes.end()), work};
+  int passes = 0;
+  for (std::size_t i = 0; i < islands.size(); ++i) {
+    work += island_work[i];
+    passes = std::max({passes, held[i], pushed[i]});
+  }
+  return {std::move(place), passes, work};
 }
 
 }  // namespace
 
 int rest(World& world, const std::vector<bool>& is_static, RestingImpulses& impulses, RestingContacts& resting,
          RestingBodies& bodies, const RestingSettings& settings, StepReport& report) {
-  const SolvedIslands solved = solve_islands(is_static, impulses, resting, bodies, settings);
+  const SolvedIslands solved = solve_islands(is_static, impulses, resting, bodies, settings, report.times);
+  const PhaseTimer timer(report.times, Phase::resting_books);
   const std::vector<RestingPoint>& points = resting.points;
 
   // The books: the work, then the walls' impulses point by point in the points' first order.

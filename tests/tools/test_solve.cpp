@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <map>
+#include <sstream>
 
 #include "tools/solve_case.h"
 
@@ -105,6 +107,42 @@ TEST(Solve, WallImpulseCarriesTheWeightOfARestingStack) {
   EXPECT_NEAR((last[z] - first[z]) / (last[t] - first[t]), -weight, 1e-6 * weight);
   EXPECT_EQ(last[log.column("impulse_floor_x")], 0);
   EXPECT_LT(last[log.column("kinetic")], 1e-12 * weight);
+}
+
+// At the end of a run scree-solve says where the stepping's wall time went, phase by phase:
+// a resting stack's steps search contacts and run velocity and correction passes, and the
+// rows (the output and "other" with the phases) add up to the total.
+TEST(Solve, SaysWhereTheTimeWent) {
+  TempDir dir;
+  prepare(dir, "sphere_bounce", {{0, 0, 0.05}, {0, 0, 0.15}, {0, 0, 0.25}, {0.3, 0, 0.05}}, "  duration: 0.8",
+          "  duration: 0.2");
+  const auto run = testing::run_tool(dir, "scree-solve", (dir / "case.yaml").string());
+  ASSERT_EQ(run.status, 0) << run.err;
+  const std::string head = "scree-solve: where the time went, 2000 steps in ";
+  const std::size_t at = run.out.find(head);
+  ASSERT_NE(at, std::string::npos) << run.out;
+  const double total = std::stod(run.out.substr(at + head.size()));
+  std::map<std::string, double> seconds;
+  std::istringstream rows(run.out.substr(run.out.find('\n', at) + 1));
+  for (std::string row; std::getline(rows, row) && row.rfind("  ", 0) == 0;) {  // "  NAME (to 20)  SECONDS s ..."
+    const std::string name = row.substr(2, 20);
+    seconds[name.substr(0, name.find_last_not_of(' ') + 1)] = std::stod(row.substr(22));
+  }
+  const std::vector<std::string> names{"gravity and damping", "contact search",    "collisions (ETM)",
+                                       "resting points",      "velocity passes",   "correction passes",
+                                       "resting books",       "motion",            "output",
+                                       "other"};
+  ASSERT_EQ(seconds.size(), names.size()) << run.out;
+  double sum = 0;
+  for (const std::string& name : names) {
+    ASSERT_TRUE(seconds.count(name)) << name << "\n" << run.out;
+    EXPECT_GE(seconds[name], 0) << name;
+    sum += seconds[name];
+  }
+  EXPECT_NEAR(sum, total, 0.0005 * double(names.size()) + 1e-9) << run.out;  // rows rounded to 1 ms
+  EXPECT_GT(seconds["contact search"], 0) << run.out;
+  EXPECT_GT(seconds["velocity passes"], 0) << run.out;
+  EXPECT_GT(seconds["contact search"] + seconds["velocity passes"], seconds["other"]) << run.out;
 }
 
 // scheme.impulse.resting_conjugate: false runs plain Gauss–Seidel passes, which the log's

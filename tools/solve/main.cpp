@@ -75,6 +75,7 @@ int main(int argc, char** argv) {
         },
         [] { return stop_signal != 0; });
     line.finish();
+    std::cout << "scree-solve: where the time went, " << run::times_table(sim.times) << std::flush;
     if (!finished) {
       const std::filesystem::path checkpoint = setup.output.directory / "checkpoint.h5";
       std::cerr << "scree-solve: " << (stop_signal == SIGINT ? "SIGINT" : "SIGTERM") << " at step " << sim.world.step
