@@ -53,7 +53,7 @@ struct ImpulseParameters {
   double warm_start = 1;
   double resting_tolerance = 1e-4;
   int resting_passes = 300;
-  int resting_passes_per_layer = 2;
+  int resting_passes_per_layer = 1;
   bool resting_conjugate = true;  // passes along conjugate directions, or plain Gauss–Seidel
   int resting_coarse_every = 5;   // a coarse step after every this many passes (0: none)
 

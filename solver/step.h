@@ -36,7 +36,7 @@ struct ImpulseSettings {
   double warm_start = 1;
   double resting_tolerance = 1e-4;
   int resting_passes = 300;
-  int resting_passes_per_layer = 2;
+  int resting_passes_per_layer = 1;
   // Passes accelerated along conjugate directions (the default), or plain projected
   // Gauss–Seidel (docs/validation.md, "Warm starting").
   bool resting_conjugate = true;

@@ -66,7 +66,7 @@ TEST(Case, ReferenceExampleParsesCompletely) {
   EXPECT_EQ(c.scheme.impulse.warm_start, 1.0);
   EXPECT_EQ(c.scheme.impulse.resting_tolerance, 1e-4);
   EXPECT_EQ(c.scheme.impulse.resting_passes, 300);
-  EXPECT_EQ(c.scheme.impulse.resting_passes_per_layer, 2);
+  EXPECT_EQ(c.scheme.impulse.resting_passes_per_layer, 1);
   EXPECT_TRUE(c.scheme.impulse.resting_conjugate);
   EXPECT_EQ(c.scheme.impulse.resting_coarse_every, 5);
   EXPECT_EQ(c.gravity, (Vec3{0, 0, -9.81}));
