@@ -91,13 +91,18 @@ TEST(Solve, AutomaticStepAtTheLimitTakesNoStepMoreThanTheIntervalsNeed) {
   }
 }
 
-// A stack of three balls and one ball beside it rest on the floor: the floor's impulse column
-// grows by the weight of all four every second, and energy stays put.
-TEST(Solve, WallImpulseCarriesTheWeightOfARestingStack) {
-  TempDir dir;
+// scree-solve over 0.2 s of a stack of three balls and one ball beside it, resting on the floor.
+testing::ToolRun run_resting_stack(const TempDir& dir) {
   prepare(dir, "sphere_bounce", {{0, 0, 0.05}, {0, 0, 0.15}, {0, 0, 0.25}, {0.3, 0, 0.05}}, "  duration: 0.8",
           "  duration: 0.2");
-  const auto run = testing::run_tool(dir, "scree-solve", (dir / "case.yaml").string());
+  return testing::run_tool(dir, "scree-solve", (dir / "case.yaml").string());
+}
+
+// The resting stack: the floor's impulse column grows by the weight of all four balls every
+// second, and energy stays put.
+TEST(Solve, WallImpulseCarriesTheWeightOfARestingStack) {
+  TempDir dir;
+  const auto run = run_resting_stack(dir);
   ASSERT_EQ(run.status, 0) << run.err;
   const formats::CsvTable log = formats::read_csv_log(dir / "out" / "log.csv");
   const auto& first = log.rows[50];
@@ -110,13 +115,11 @@ TEST(Solve, WallImpulseCarriesTheWeightOfARestingStack) {
 }
 
 // At the end of a run scree-solve says where the stepping's wall time went, phase by phase:
-// a resting stack's steps search contacts and run velocity and correction passes, and the
+// the resting stack's steps search contacts and run velocity and correction passes, and the
 // rows (the output and "other" with the phases) add up to the total.
 TEST(Solve, SaysWhereTheTimeWent) {
   TempDir dir;
-  prepare(dir, "sphere_bounce", {{0, 0, 0.05}, {0, 0, 0.15}, {0, 0, 0.25}, {0.3, 0, 0.05}}, "  duration: 0.8",
-          "  duration: 0.2");
-  const auto run = testing::run_tool(dir, "scree-solve", (dir / "case.yaml").string());
+  const auto run = run_resting_stack(dir);
   ASSERT_EQ(run.status, 0) << run.err;
   const std::string head = "scree-solve: where the time went, 2000 steps in ";
   const std::size_t at = run.out.find(head);
