@@ -189,9 +189,10 @@ void solve_by_impulses(World& world, const StepSettings& settings, std::vector<R
 
     // A later sweep starts from what the earlier ones applied: the load has travelled along
     // the island's depth already, and what is left to carry is what the collisions and the
-    // bodies' new places changed. Half the budget does that (docs/benchmarks.md, the sixth
-    // pass: the settled 1000-grain heap 14 % faster with the same floor load; whole runs of
-    // 200 and 1000 grains 4-13 % faster and as still at the end).
+    // bodies' new places changed. Half the budget, rounded up, does that (docs/benchmarks.md,
+    // the sixth pass: the settled 1000-grain heap 14 % faster with the same floor load); the
+    // default of one pass a layer stays one, as a deep heap's later sweeps need nearly the
+    // first's passes (the thirteenth pass).
     RestingSettings this_sweep = resting_settings;
     if (sweep > 0) this_sweep.passes_per_layer = (resting_settings.passes_per_layer + 1) / 2;
     report.passes = std::max(report.passes, rest(world, is_static, impulses, resting,
