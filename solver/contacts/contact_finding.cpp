@@ -65,6 +65,29 @@ std::vector<SupportPoint> support_points(const std::vector<NodeContact>& nodes, 
   return points;
 }
 
+// Adds to a face's support points (`points`, in node order) each of its `nodes` (sorted by
+// node) that carries an impulse in `loaded` under `face`'s grain, body and plane; the store
+// holds a face's keys side by side, so one search finds them.
+void keep_loaded_nodes(std::vector<SupportPoint>& points, const std::vector<NodeContact>& nodes,
+                       const RestingImpulses& loaded, const RestingKey& face, const Vec3& centroid) {
+  const std::size_t chosen = points.size();
+  const auto same_face = [&](const RestingKey& k) { return k.a == face.a && k.b == face.b && k.plane == face.plane; };
+  auto entry = std::lower_bound(loaded.begin(), loaded.end(), RestingKey{face.a, face.b, face.plane, INT32_MIN},
+                                [](const RestingImpulses::Entry& e, const RestingKey& k) { return e.first < k; });
+  for (; entry != loaded.end() && same_face(entry->first); ++entry) {
+    if (entry->second.isZero()) continue;
+    const std::uint32_t node = std::uint32_t(entry->first.node);
+    const auto at = std::lower_bound(nodes.begin(), nodes.end(), node,
+                                     [](const NodeContact& c, std::uint32_t k) { return c.node < k; });
+    if (at == nodes.end() || at->node != node) continue;
+    const auto end = points.begin() + std::ptrdiff_t(chosen);
+    if (std::find_if(points.begin(), end, [&](const SupportPoint& p) { return p.node == entry->first.node; }) != end)
+      continue;
+    points.push_back({(at->point - centroid).cast<float>(), entry->first.node, at->depth});
+  }
+  std::sort(points.begin(), points.end(), [](const SupportPoint& a, const SupportPoint& b) { return a.node < b.node; });
+}
+
 // The faces of a wall as planes (point, inward normal).
 std::vector<std::pair<Vec3, Vec3>> wall_planes(const Wall& wall, const Vec3& offset) {
   if (wall.shape == WallShape::plane) return {{wall.point + offset, wall.normal}};
@@ -82,8 +105,8 @@ class ContactFinder {
   // its points while round-off moves it in and out, and a face about to strike collides as a
   // whole, not first with the half that happens to be a hair deeper.
   ContactFinder(const World& world, const std::vector<RigidBody>& posed, double dt, double margin,
-                NearNodeCache* near_nodes)
-      : world_(world), posed_(posed), dt_(dt), margin_(margin), cache_(near_nodes) {
+                NearNodeCache* near_nodes, const RestingImpulses* loaded)
+      : world_(world), posed_(posed), dt_(dt), margin_(margin), cache_(near_nodes), loaded_(loaded) {
     for (std::size_t i = 0; i < world.grain_count(); ++i)
       poses_.push_back({posed[i].position, posed[i].orientation, world.scale[i]});
   }
@@ -278,8 +301,10 @@ class ContactFinder {
       std::vector<std::uint32_t> all(nodes.size());
       std::iota(all.begin(), all.end(), 0u);
       const std::int32_t face = std::int32_t(batch.faces.size());
-      batch.faces.push_back({i, body, std::int32_t(w), plane, normal,
-                             support_points(nodes, all, normal, shape(i).glue_distance * world_.scale[i], posed_[i].position)});
+      std::vector<SupportPoint> points =
+          support_points(nodes, all, normal, shape(i).glue_distance * world_.scale[i], posed_[i].position);
+      if (loaded_) keep_loaded_nodes(points, nodes, *loaded_, {i, body, plane, 0}, posed_[i].position);
+      batch.faces.push_back({i, body, std::int32_t(w), plane, normal, std::move(points)});
       add_patches(batch, i, body, std::int32_t(w), face, nodes);
     }
   }
@@ -314,14 +339,16 @@ class ContactFinder {
   const std::vector<RigidBody>& posed_;
   double dt_, margin_;
   NearNodeCache* cache_;
+  const RestingImpulses* loaded_;  // nodes that carry resting impulse stay support points (find_contacts)
   std::vector<Pose> poses_;
 };
 
 }  // namespace
 
 FoundContacts find_contacts(const World& world, const std::vector<RigidBody>& posed, double dt, double margin,
-                            NeighbourList* neighbours, double skin, NearNodeCache* near_nodes) {
-  ContactFinder finder(world, posed, dt, margin, near_nodes);
+                            NeighbourList* neighbours, double skin, NearNodeCache* near_nodes,
+                            const RestingImpulses* loaded) {
+  ContactFinder finder(world, posed, dt, margin, near_nodes, loaded);
   FoundContacts found;
   found.contacts = finder.find(neighbours, skin);
   found.faces = std::move(finder.faces);

@@ -54,8 +54,14 @@ struct FoundContacts {
 // way. Walls are taken `dt` further along their velocity. With `near_nodes`, grain pairs
 // sample the nodes it lists near touching while they cover the pair, and list them afresh
 // when not (narrow_phase.h): the same contacts again.
+// With `loaded` (the resting impulses a step starts from and its sweeps add), a face against a
+// wall keeps among its support points every node of it that carries an impulse there: a node
+// that is no extreme where a sweep poses the grain may be one once the sweep tips it, and
+// left out it would go into the wall and be pushed out in the next sweep, lifting the grain
+// off its other supports (docs/theory.md, "The resting solve").
 FoundContacts find_contacts(const World& world, const std::vector<RigidBody>& posed, double dt, double margin,
-                            NeighbourList* neighbours = nullptr, double skin = 0, NearNodeCache* near_nodes = nullptr);
+                            NeighbourList* neighbours = nullptr, double skin = 0, NearNodeCache* near_nodes = nullptr,
+                            const RestingImpulses* loaded = nullptr);
 
 // The contact's point on `bodies` (posed or corrections), for impulses and velocities there.
 ContactPoint contact_point(std::vector<RigidBody>& bodies, const Contact& c);

@@ -18,7 +18,8 @@ struct SweepContacts {
   double deepest;  // m, the deepest resting support point
 };
 
-// A sweep up to its resting solve, where `posed` would take the bodies: contacts found,
+// A sweep up to its resting solve, where `posed` would take the bodies: contacts found (the
+// nodes that carry `impulses`, the resting impulses so far, kept as support points),
 // collisions among them resolved on `posed` (their books in `world` and `report`), and the
 // resting points of the faces that do not collide built into `resting`; with `closing`
 // (the last of several sweeps) nothing collides. Its contacts, faces and support points end
@@ -27,9 +28,10 @@ struct SweepContacts {
 SweepContacts collide_and_gather(World& world, const ImpulseSettings& settings, double dt, double skin,
                                  double resting_speed, bool closing, const std::vector<bool>& is_static,
                                  std::vector<RigidBody>& posed, const RestingBodies& resting_bodies,
-                                 RestingContacts& resting, StepReport& report) {
+                                 const RestingImpulses& impulses, RestingContacts& resting, StepReport& report) {
   std::optional<PhaseTimer> timer(std::in_place, report.times, Phase::contact_search);
-  FoundContacts found = find_contacts(world, posed, dt, resting_speed * dt, &world.neighbours, skin, &world.near_nodes);
+  FoundContacts found =
+      find_contacts(world, posed, dt, resting_speed * dt, &world.neighbours, skin, &world.near_nodes, &impulses);
   report.contacts = found.contacts.size();
   timer.emplace(report.times, Phase::collisions);
 
@@ -180,7 +182,7 @@ void solve_by_impulses(World& world, const StepSettings& settings, std::vector<R
     // base of a rock mass ended steps 7 cm inside the ground).
     const bool closing = sweeps > 1 && sweep + 1 == sweeps;
     const SweepContacts met = collide_and_gather(world, settings.impulse, dt, skin, resting_speed, closing, is_static,
-                                                 posed, resting_bodies, resting, report);
+                                                 posed, resting_bodies, impulses, resting, report);
     // Done when nothing collides and the step ends with resting contacts touching, to a
     // hundredth of what one step of gravity would move. The first sweep always solves: its
     // warm start is what holds a heap still.

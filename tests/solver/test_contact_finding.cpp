@@ -93,6 +93,46 @@ TEST(ContactFinding, FlatFaceOnAWallIsOneContactHeldAtItsCorners) {
   EXPECT_EQ(corners, 4);
 }
 
+// The same box face with the resting impulses so far: a node of the face that carries an
+// impulse against the wall stays a support point though it is no corner; one whose impulse is
+// zero, one of another plane and one off the face do not.
+TEST(ContactFinding, AFaceKeepsTheNodesThatCarryLoadAmongItsSupportPoints) {
+  const formats::Avatar avatar = avatar_of(levelset::make_box(levelset::Vec3d(0.2, 0.15, 0.1)), 20, 600);
+  Eigen::Matrix3d to_body;
+  for (int i = 0; i < 9; ++i) to_body(i / 3, i % 3) = avatar.properties.source_to_body[4 * (i / 3) + i % 3];
+  World w;
+  w.shapes.push_back(geometry::grain_shape_from_avatar(avatar));
+  w.add_grain(1, 0, 0, 2650, 1, Vec3(0, 0, 0.1 - 1e-4), Quat(to_body.transpose()).normalized());
+  w.add_wall(Wall{});
+  const std::vector<SupportPoint> corners = find_contacts(w, w.bodies, 1e-3, 0).faces.at(0).points;
+  // The face's nodes nearest its centre and a node on the box's top, none of them a corner.
+  const std::vector<Eigen::Vector3f>& nodes = w.shapes[0].level_set->nodes();
+  std::vector<std::int32_t> middle;
+  std::int32_t top = -1;
+  for (std::size_t k = 0; k < nodes.size(); ++k) {
+    const Vec3 x = w.bodies[0].orientation * nodes[k].cast<double>();
+    if (x.z() < -0.09 && std::abs(x.x()) < 0.05 && std::abs(x.y()) < 0.05) middle.push_back(std::int32_t(k));
+    if (x.z() > 0.09) top = std::int32_t(k);
+  }
+  ASSERT_GE(middle.size(), 3u);
+  ASSERT_GE(top, 0);
+  const std::uint32_t floor = 1;  // the wall's body
+  const RestingImpulses loaded({{{0, floor, 0, middle[0]}, {0, 0, 1e-3f}},
+                                {{0, floor, 0, middle[1]}, {0, 0, 0}},
+                                {{0, floor, 1, middle[2]}, {0, 0, 1e-3f}},
+                                {{0, floor, 0, top}, {0, 0, 1e-3f}}});
+  const std::vector<SupportPoint> points =
+      find_contacts(w, w.bodies, 1e-3, 0, nullptr, 0, nullptr, &loaded).faces.at(0).points;
+  ASSERT_EQ(points.size(), corners.size() + 1);
+  for (const SupportPoint& p : corners)
+    EXPECT_TRUE(std::any_of(points.begin(), points.end(), [&](const SupportPoint& q) { return q.node == p.node; }));
+  const auto kept = std::find_if(points.begin(), points.end(), [&](const SupportPoint& q) { return q.node == middle[0]; });
+  ASSERT_NE(kept, points.end());
+  EXPECT_NEAR(kept->depth, 1e-4, 1e-6);
+  EXPECT_TRUE(std::is_sorted(points.begin(), points.end(),
+                             [](const SupportPoint& a, const SupportPoint& b) { return a.node < b.node; }));
+}
+
 // The neighbour list, kept from step to step with a skin, gives the broad phase's pairs: the
 // contacts are the same bit for bit as a fresh search, after the grains move.
 TEST(ContactFinding, NeighbourListGivesTheFreshSearchesContacts) {
