@@ -33,6 +33,19 @@ formats::Avatar avatar_of(const levelset::ImplicitShape& implicit, int voxels, i
   return levelset::make_avatar(shape, mass);
 }
 
+// A level-set box (0.4 × 0.3 × 0.2 m) lying on a floor at z = 0 with its largest face 0.1 mm
+// into it, the grain at x = y = 0.
+World box_on_the_floor() {
+  const formats::Avatar avatar = avatar_of(levelset::make_box(levelset::Vec3d(0.2, 0.15, 0.1)), 20, 600);
+  Eigen::Matrix3d to_body;
+  for (int i = 0; i < 9; ++i) to_body(i / 3, i % 3) = avatar.properties.source_to_body[4 * (i / 3) + i % 3];
+  World w;
+  w.shapes.push_back(geometry::grain_shape_from_avatar(avatar));
+  w.add_grain(1, 0, 0, 2650, 1, Vec3(0, 0, 0.1 - 1e-4), Quat(to_body.transpose()).normalized());
+  w.add_wall(Wall{});
+  return w;
+}
+
 TEST(ContactFinding, OverlappingSpheresTouchAlongTheLineOfCentres) {
   const World w = spheres({{0, 0, 0}, {0.06, 0.08, 0}}, 0.051);  // centres 0.1 apart: 2 mm deep
   const FoundContacts found = find_contacts(w, w.bodies, 1e-3, 0);
@@ -68,13 +81,7 @@ TEST(ContactFinding, WallsAreTakenWhereTheyMoveInTheStep) {
 // A level-set box with a flat face 0.1 mm into a plane: one contact at the face's centre,
 // and the face's support points are its four corners (the hull of the contact nodes).
 TEST(ContactFinding, FlatFaceOnAWallIsOneContactHeldAtItsCorners) {
-  const formats::Avatar avatar = avatar_of(levelset::make_box(levelset::Vec3d(0.2, 0.15, 0.1)), 20, 600);
-  Eigen::Matrix3d to_body;
-  for (int i = 0; i < 9; ++i) to_body(i / 3, i % 3) = avatar.properties.source_to_body[4 * (i / 3) + i % 3];
-  World w;
-  w.shapes.push_back(geometry::grain_shape_from_avatar(avatar));
-  w.add_grain(1, 0, 0, 2650, 1, Vec3(0, 0, 0.1 - 1e-4), Quat(to_body.transpose()).normalized());
-  w.add_wall(Wall{});
+  const World w = box_on_the_floor();
   const FoundContacts found = find_contacts(w, w.bodies, 1e-3, 0);
   ASSERT_EQ(found.contacts.size(), 1u);
   EXPECT_NEAR(found.contacts[0].point.x(), 0, 1e-6);
@@ -97,13 +104,7 @@ TEST(ContactFinding, FlatFaceOnAWallIsOneContactHeldAtItsCorners) {
 // impulse against the wall stays a support point though it is no corner; one whose impulse is
 // zero, one of another plane and one off the face do not.
 TEST(ContactFinding, AFaceKeepsTheNodesThatCarryLoadAmongItsSupportPoints) {
-  const formats::Avatar avatar = avatar_of(levelset::make_box(levelset::Vec3d(0.2, 0.15, 0.1)), 20, 600);
-  Eigen::Matrix3d to_body;
-  for (int i = 0; i < 9; ++i) to_body(i / 3, i % 3) = avatar.properties.source_to_body[4 * (i / 3) + i % 3];
-  World w;
-  w.shapes.push_back(geometry::grain_shape_from_avatar(avatar));
-  w.add_grain(1, 0, 0, 2650, 1, Vec3(0, 0, 0.1 - 1e-4), Quat(to_body.transpose()).normalized());
-  w.add_wall(Wall{});
+  const World w = box_on_the_floor();
   const std::vector<SupportPoint> corners = find_contacts(w, w.bodies, 1e-3, 0).faces.at(0).points;
   // The face's nodes nearest its centre and a node on the box's top, none of them a corner.
   const std::vector<Eigen::Vector3f>& nodes = w.shapes[0].level_set->nodes();
