@@ -85,7 +85,8 @@ void keep_loaded_nodes(std::vector<SupportPoint>& points, const std::vector<Node
       continue;
     points.push_back({(at->point - centroid).cast<float>(), entry->first.node, at->depth});
   }
-  std::sort(points.begin(), points.end(), [](const SupportPoint& a, const SupportPoint& b) { return a.node < b.node; });
+  if (points.size() > chosen)  // the extremes come in node order already
+    std::sort(points.begin(), points.end(), [](const SupportPoint& a, const SupportPoint& b) { return a.node < b.node; });
 }
 
 // The faces of a wall as planes (point, inward normal).
