@@ -43,6 +43,12 @@ std::string help_text(const Tool& t) {
   return s;
 }
 
+void print_error(const Tool& tool, const std::string& what, const std::string& more) {
+  std::string text = tool.name + ": error: " + what + "\n";
+  if (!more.empty()) text += more + "\n";
+  std::cerr << text << std::flush;
+}
+
 int run(const Tool& tool, int argc, char** argv,
         const std::function<int(const std::vector<std::string>&)>& body) {
   wait_passively_unless_told(argv);
@@ -61,11 +67,10 @@ int run(const Tool& tool, int argc, char** argv,
   try {
     return body(args);
   } catch (const UsageError& e) {
-    std::cerr << tool.name << ": error: " << e.what() << "\n"
-              << "Try '" << tool.name << " --help'.\n";
+    print_error(tool, e.what(), "Try '" + tool.name + " --help'.");
     return 2;
   } catch (const std::exception& e) {
-    std::cerr << tool.name << ": error: " << e.what() << "\n";
+    print_error(tool, e.what());
     return 1;
   }
 }

@@ -24,6 +24,11 @@ struct Tool {
 
 std::string help_text(const Tool& tool);
 
+// Writes "<tool>: error: <what>" and a line more, if given, to stderr in one write: under
+// mpirun the launcher's own messages share the stream, and a line written piece by piece came
+// out with theirs inside it.
+void print_error(const Tool& tool, const std::string& what, const std::string& more = "");
+
 // The OpenMP threads a tool runs and how they wait: "2 threads (OMP_NUM_THREADS), waiting
 // passive (OMP_WAIT_POLICY)". Waiting is passive unless OMP_WAIT_POLICY says otherwise.
 std::string thread_layout();

@@ -33,7 +33,7 @@ int main(int argc, char** argv) {
         std::string text = scree::formats::describe_file(f);
         if (!quiet) std::cout << text << (files.size() > 1 ? "\n" : "");
       } catch (const std::exception& e) {
-        std::cerr << tool.name << ": error: " << e.what() << "\n";
+        scree::cli::print_error(tool, e.what());
         status = 1;
       }
     }
