@@ -39,7 +39,11 @@ std::vector<ContactPatch> glue_contacts(const std::vector<NodeContact>& nodes, c
     slot[node] = i;
   }
   // i's root is kept through its row: a join makes the smaller of the two roots the root.
-  SmallestRootSets sets(n);
+  // The sets and the lists below are kept per thread: a settled heap's search glues some
+  // 60 000 faces of ~13 nodes, and their allocations took a good part of the glue
+  // (docs/benchmarks.md, "The fourteenth pass").
+  thread_local SmallestRootSets sets;
+  sets.reset(n);
   for (std::uint32_t i = 0; i < n; ++i) {
     std::uint32_t root_i = sets.root(i);
     for (std::uint32_t neighbour : glued_nodes.neighbours_after(nodes[i].node)) {
@@ -51,20 +55,34 @@ std::vector<ContactPatch> glue_contacts(const std::vector<NodeContact>& nodes, c
   }
   clear();
 
-  std::vector<std::uint32_t> order(n);  // the nodes in node order
+  thread_local std::vector<std::uint32_t> order;  // the nodes in node order
+  order.resize(n);
   std::iota(order.begin(), order.end(), 0u);
   auto by_node = [&](std::uint32_t a, std::uint32_t b) { return nodes[a].node < nodes[b].node; };
   if (!std::is_sorted(order.begin(), order.end(), by_node)) std::sort(order.begin(), order.end(), by_node);
-  constexpr std::size_t none = std::numeric_limits<std::size_t>::max();
-  std::vector<std::size_t> patch_of_root(n, none);  // patches by their first node
-  std::vector<ContactPatch> patches;
+  // Patches by their first node, each with its members counted before they are listed.
+  constexpr std::uint32_t none = std::numeric_limits<std::uint32_t>::max();
+  thread_local std::vector<std::uint32_t> patch_of_root, member_count;
+  patch_of_root.assign(n, none);
+  member_count.clear();
   for (std::uint32_t i : order) {
-    std::size_t& index = patch_of_root[sets.root(i)];
+    std::uint32_t& index = patch_of_root[sets.root(i)];
     if (index == none) {
-      index = patches.size();
-      patches.push_back({Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero(), nodes[i].depth, 0, nodes[i].node, {}});
+      index = std::uint32_t(member_count.size());
+      member_count.push_back(0);
     }
-    ContactPatch& p = patches[index];
+    ++member_count[index];
+  }
+  std::vector<ContactPatch> patches(member_count.size());
+  for (std::size_t k = 0; k < patches.size(); ++k) patches[k].members.reserve(member_count[k]);
+  for (std::uint32_t i : order) {
+    ContactPatch& p = patches[patch_of_root[sets.root(i)]];
+    if (p.members.empty()) {
+      p.point = p.normal = Eigen::Vector3d::Zero();
+      p.depth = nodes[i].depth;
+      p.weighted_depth = 0;
+      p.first_node = nodes[i].node;
+    }
     p.depth = std::max(p.depth, nodes[i].depth);
     p.members.push_back(i);
   }

@@ -11,7 +11,12 @@ namespace scree::solver {
 
 class SmallestRootSets {
  public:
-  explicit SmallestRootSets(std::size_t n) : parent_(n) { std::iota(parent_.begin(), parent_.end(), 0u); }
+  explicit SmallestRootSets(std::size_t n = 0) { reset(n); }
+  // Every one of 0..n−1 a set of its own again, keeping the storage.
+  void reset(std::size_t n) {
+    parent_.resize(n);
+    std::iota(parent_.begin(), parent_.end(), 0u);
+  }
   std::uint32_t root(std::uint32_t i) {
     while (parent_[i] != i) i = parent_[i] = parent_[parent_[i]];
     return i;
