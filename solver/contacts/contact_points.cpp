@@ -65,24 +65,19 @@ std::vector<ContactPatch> glue_contacts(const std::vector<NodeContact>& nodes, c
   thread_local std::vector<std::uint32_t> patch_of_root, member_count;
   patch_of_root.assign(n, none);
   member_count.clear();
+  std::vector<ContactPatch> patches;
   for (std::uint32_t i : order) {
     std::uint32_t& index = patch_of_root[sets.root(i)];
     if (index == none) {
-      index = std::uint32_t(member_count.size());
+      index = std::uint32_t(patches.size());
+      patches.push_back({Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero(), nodes[i].depth, 0, nodes[i].node, {}});
       member_count.push_back(0);
     }
     ++member_count[index];
   }
-  std::vector<ContactPatch> patches(member_count.size());
   for (std::size_t k = 0; k < patches.size(); ++k) patches[k].members.reserve(member_count[k]);
   for (std::uint32_t i : order) {
     ContactPatch& p = patches[patch_of_root[sets.root(i)]];
-    if (p.members.empty()) {
-      p.point = p.normal = Eigen::Vector3d::Zero();
-      p.depth = nodes[i].depth;
-      p.weighted_depth = 0;
-      p.first_node = nodes[i].node;
-    }
     p.depth = std::max(p.depth, nodes[i].depth);
     p.members.push_back(i);
   }
