@@ -1,11 +1,15 @@
 #pragma once
 // What resting contact carries from one step to the next: the impulse each support point
 // applied (the warm start of seed 002), by the point's identity. A sorted array (28 bytes a
-// point, found by bisection) rather than a tree of nodes: a settled heap holds ~20 points a
-// grain, and the step looks each one up once a sweep.
+// point) rather than a tree of nodes: a settled heap holds ~20 points a grain, and the step
+// looks each one up once a sweep, by bisection among the entries of its grain A alone (where
+// each A's entries begin is kept beside them, 4 bytes a grain): over the whole array, a
+// 4000-grain heap's 17 halvings a lookup missed the cache at the first dozen
+// (docs/benchmarks.md, "The fifteenth pass").
 #include <algorithm>
 #include <compare>
 #include <cstdint>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -41,6 +45,7 @@ class RestingImpulses {
     entries_.reserve(sorted.size() + sorted.size() / 16);  // room for a step's new points, as update() keeps
     for (const Sorted& e : sorted) entries_.push_back(entries[e.index]);
     this_step_.assign(entries_.size(), false);
+    index_grains();
   }
 
   // The impulse of `key` (nullptr if none), and whether the step under way set it (else it
@@ -103,6 +108,7 @@ class RestingImpulses {
       this_step_[to] = true;
       --next;
     }
+    index_grains();
   }
   // The entries of `newer` as the step's own, as above.
   void update(const RestingImpulses& newer) {
@@ -116,6 +122,13 @@ class RestingImpulses {
       if (this_step_[k]) entries_[kept++] = entries_[k];
     entries_.resize(kept);
     this_step_.assign(kept, false);
+    index_grains();
+  }
+
+  // The entries of grain `a`, in key order.
+  std::span<const Entry> of_grain(std::uint32_t a) const {
+    if (std::size_t(a) + 1 >= first_of_a_.size()) return {};
+    return std::span<const Entry>(entries_).subspan(first_of_a_[a], first_of_a_[a + 1] - first_of_a_[a]);
   }
 
   auto begin() const { return entries_.begin(); }
@@ -172,13 +185,20 @@ class RestingImpulses {
 
   // The place of `key`, or size() if it has none.
   std::size_t place(const RestingKey& key) const {
-    const auto it = std::lower_bound(entries_.begin(), entries_.end(), key,
-                                     [](const Entry& e, const RestingKey& k) { return e.first < k; });
-    return it != entries_.end() && it->first == key ? std::size_t(it - entries_.begin()) : entries_.size();
+    const std::span<const Entry> of_a = of_grain(key.a);
+    const auto it = std::lower_bound(of_a.begin(), of_a.end(), key, [](const Entry& e, const RestingKey& k) { return e.first < k; });
+    return it != of_a.end() && it->first == key ? std::size_t(&*it - entries_.data()) : entries_.size();
+  }
+  // Where each A's entries begin, after the entries changed.
+  void index_grains() {
+    first_of_a_.assign(entries_.empty() ? 0 : std::size_t(entries_.back().first.a) + 2, 0);
+    for (const Entry& e : entries_) ++first_of_a_[std::size_t(e.first.a) + 1];
+    for (std::size_t a = 1; a < first_of_a_.size(); ++a) first_of_a_[a] += first_of_a_[a - 1];
   }
 
   std::vector<Entry> entries_;   // sorted by key, keys unique
   std::vector<bool> this_step_;  // by entry: set by the step under way (else the last step's)
+  std::vector<std::uint32_t> first_of_a_;  // A's entries: [first_of_a_[A], first_of_a_[A + 1])
 };
 
 }  // namespace scree::solver

@@ -72,9 +72,10 @@ void keep_loaded_nodes(std::vector<SupportPoint>& points, const std::vector<Node
                        const RestingImpulses& loaded, const RestingKey& face, const Vec3& centroid) {
   const std::size_t chosen = points.size();
   const auto same_face = [&](const RestingKey& k) { return k.a == face.a && k.b == face.b && k.plane == face.plane; };
-  auto entry = std::lower_bound(loaded.begin(), loaded.end(), RestingKey{face.a, face.b, face.plane, INT32_MIN},
+  const std::span<const RestingImpulses::Entry> of_a = loaded.of_grain(face.a);
+  auto entry = std::lower_bound(of_a.begin(), of_a.end(), RestingKey{face.a, face.b, face.plane, INT32_MIN},
                                 [](const RestingImpulses::Entry& e, const RestingKey& k) { return e.first < k; });
-  for (; entry != loaded.end() && same_face(entry->first); ++entry) {
+  for (; entry != of_a.end() && same_face(entry->first); ++entry) {
     if (entry->second.isZero()) continue;
     const std::uint32_t node = std::uint32_t(entry->first.node);
     const auto at = std::lower_bound(nodes.begin(), nodes.end(), node,

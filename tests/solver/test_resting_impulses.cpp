@@ -97,6 +97,40 @@ TEST(RestingImpulses, AMergeReadsEntriesWhereTheyLie) {
   EXPECT_EQ(*store.find_of_last_step(key(2, 3, 5)), Impulse(25, 0, 0));
 }
 
+// A grain's entries are found among its own (the lookups bisect those alone): the right ones
+// for grains with entries, none for a grain between them or past the last, and still after a
+// merge adds grains and the step's end drops some.
+TEST(RestingImpulses, EachGrainsEntriesAreItsOwn) {
+  auto grains_of = [](const RestingImpulses& store, std::uint32_t a) {
+    std::vector<std::int32_t> nodes;
+    for (const auto& e : store.of_grain(a)) {
+      EXPECT_EQ(e.first.a, a);
+      nodes.push_back(e.first.node);
+    }
+    return nodes;
+  };
+  RestingImpulses store({{key(4, 0, 7), Impulse(1, 0, 0)}, {key(1, 2, 3), Impulse(1, 0, 0)}, {key(4, 1, 2), Impulse(1, 0, 0)}});
+  EXPECT_EQ(grains_of(store, 1), std::vector<std::int32_t>({3}));
+  EXPECT_EQ(grains_of(store, 4), std::vector<std::int32_t>({7, 2}));  // by B, then node
+  EXPECT_TRUE(grains_of(store, 0).empty());
+  EXPECT_TRUE(grains_of(store, 2).empty());
+  EXPECT_TRUE(grains_of(store, 9).empty());
+  EXPECT_EQ(store.find(key(4, 9, 7)).impulse, nullptr);  // A's entries, another B
+
+  store.update(RestingImpulses({{key(6, 4, 1), Impulse(2, 0, 0)}, {key(0, 1, 5), Impulse(2, 0, 0)}, {key(4, 1, 2), Impulse(2, 0, 0)}}));
+  EXPECT_EQ(grains_of(store, 0), std::vector<std::int32_t>({5}));
+  EXPECT_EQ(grains_of(store, 4), std::vector<std::int32_t>({7, 2}));
+  EXPECT_EQ(grains_of(store, 6), std::vector<std::int32_t>({1}));
+  ASSERT_NE(store.find_of_this_step(key(6, 4, 1)), nullptr);
+  EXPECT_EQ(*store.find_of_last_step(key(4, 0, 7)), Impulse(1, 0, 0));
+
+  store.keep_this_step();  // grain 1's entry and one of grain 4's were the last step's only
+  EXPECT_TRUE(grains_of(store, 1).empty());
+  EXPECT_EQ(grains_of(store, 4), std::vector<std::int32_t>({2}));
+  EXPECT_EQ(*store.find_of_last_step(key(0, 1, 5)), Impulse(2, 0, 0));
+  EXPECT_EQ(store.find(key(4, 0, 7)).impulse, nullptr);
+}
+
 TEST(RestingImpulses, AStepThatSetsNothingKeepsNothing) {
   RestingImpulses store({{key(0, 1, 1), Impulse(1, 0, 0)}});
   store.keep_this_step();
