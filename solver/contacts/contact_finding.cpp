@@ -7,6 +7,8 @@
 #include <numbers>
 #include <numeric>
 
+#include <omp.h>
+
 #include "solver/contacts/contact_points.h"
 #include "solver/contacts/narrow_phase.h"
 #include "solver/parallel_loops.h"
@@ -26,8 +28,10 @@ constexpr double near_node_skin = 1;
 // Extremes within a thousandth of the glue distance of each other are ties, broken by node
 // index, so that a resting face keeps its support points (and their warm start) from step to
 // step while it jiggles by round-off.
-std::vector<SupportPoint> support_points(const std::vector<NodeContact>& nodes, const std::vector<std::uint32_t>& members,
-                                         const Vec3& n, double glue_distance, const Vec3& centroid) {
+// They go on the end of `points`.
+void add_support_points(std::vector<SupportPoint>& points, const std::vector<NodeContact>& nodes,
+                        const std::vector<std::uint32_t>& members, const Vec3& n, double glue_distance,
+                        const Vec3& centroid) {
   const Vec3 t1 = n.unitOrthogonal(), t2 = n.cross(t1);
   const double tie = 1e-3 * glue_distance;
   // The nine measures of every member, found once: its depth, then its reach along the eight
@@ -46,29 +50,25 @@ std::vector<SupportPoint> support_points(const std::vector<NodeContact>& nodes, 
     value[k] = c.depth;
     for (int d = 0; d < measures - 1; ++d) value[(d + 1) * m + k] = directions[d].dot(c.point);
   }
-  std::vector<std::uint32_t> chosen;
-  chosen.reserve(measures);
+  std::array<std::uint32_t, measures> chosen;
   for (int measure = 0; measure < measures; ++measure) {
     const double* of = value.data() + measure * m;
     const double top = *std::max_element(of, of + m);
     std::size_t best = m;
     for (std::size_t k = 0; k < m; ++k)
       if (of[k] >= top - tie && (best == m || nodes[members[k]].node < nodes[members[best]].node)) best = k;
-    chosen.push_back(members[best]);
+    chosen[std::size_t(measure)] = members[best];
   }
   std::sort(chosen.begin(), chosen.end());
-  chosen.erase(std::unique(chosen.begin(), chosen.end()), chosen.end());
-  std::vector<SupportPoint> points;
-  points.reserve(chosen.size());
-  for (std::uint32_t k : chosen)
-    points.push_back({(nodes[k].point - centroid).cast<float>(), std::int32_t(nodes[k].node), nodes[k].depth});
-  return points;
+  const auto distinct = std::unique(chosen.begin(), chosen.end());
+  for (auto k = chosen.begin(); k != distinct; ++k)
+    points.push_back({(nodes[*k].point - centroid).cast<float>(), std::int32_t(nodes[*k].node), nodes[*k].depth});
 }
 
-// Adds to a face's support points (`points`, in node order) each of its `nodes` (sorted by
-// node) that carries an impulse in `loaded` under `face`'s grain, body and plane; the store
-// holds a face's keys side by side, so one search finds them.
-void keep_loaded_nodes(std::vector<SupportPoint>& points, const std::vector<NodeContact>& nodes,
+// Adds to a face's support points (those of `points` from `first` on, in node order) each of
+// its `nodes` (sorted by node) that carries an impulse in `loaded` under `face`'s grain, body
+// and plane; the store holds a face's keys side by side, so one search finds them.
+void keep_loaded_nodes(std::vector<SupportPoint>& points, std::size_t first, const std::vector<NodeContact>& nodes,
                        const RestingImpulses& loaded, const RestingKey& face, const Vec3& centroid) {
   const std::size_t chosen = points.size();
   const auto same_face = [&](const RestingKey& k) { return k.a == face.a && k.b == face.b && k.plane == face.plane; };
@@ -81,13 +81,13 @@ void keep_loaded_nodes(std::vector<SupportPoint>& points, const std::vector<Node
     const auto at = std::lower_bound(nodes.begin(), nodes.end(), node,
                                      [](const NodeContact& c, std::uint32_t k) { return c.node < k; });
     if (at == nodes.end() || at->node != node) continue;
-    const auto end = points.begin() + std::ptrdiff_t(chosen);
-    if (std::find_if(points.begin(), end, [&](const SupportPoint& p) { return p.node == entry->first.node; }) != end)
-      continue;
+    const auto begin = points.begin() + std::ptrdiff_t(first), end = points.begin() + std::ptrdiff_t(chosen);
+    if (std::find_if(begin, end, [&](const SupportPoint& p) { return p.node == entry->first.node; }) != end) continue;
     points.push_back({(at->point - centroid).cast<float>(), entry->first.node, at->depth});
   }
   if (points.size() > chosen)  // the extremes come in node order already
-    std::sort(points.begin(), points.end(), [](const SupportPoint& a, const SupportPoint& b) { return a.node < b.node; });
+    std::sort(points.begin() + std::ptrdiff_t(first), points.end(),
+              [](const SupportPoint& a, const SupportPoint& b) { return a.node < b.node; });
 }
 
 // The faces of a wall as planes (point, inward normal).
@@ -113,13 +113,12 @@ class ContactFinder {
       poses_.push_back({posed[i].position, posed[i].orientation, world.scale[i]});
   }
 
-  std::vector<SupportFace> faces;
-
   // Pairs from `neighbours` when given (a Verlet list kept from step to step, rebuilt with
   // `skin`), else from a fresh broad phase. Pairs and grains are searched in parallel, each
-  // into its own batch; the batches are joined in pair order, then grain order, so the
-  // contacts do not depend on the number of threads.
-  std::vector<Contact> find(NeighbourList* neighbours = nullptr, double skin = 0) {
+  // thread into its own batch, noting where each pair's and grain's finds lie in it; they are
+  // joined in pair order, then grain order, so the contacts do not depend on the number of
+  // threads.
+  FoundContacts find(NeighbourList* neighbours = nullptr, double skin = 0) {
     const std::uint32_t n = std::uint32_t(world_.grain_count());
     std::vector<Vec3> centres;
     std::vector<double> radii;
@@ -131,7 +130,8 @@ class ContactFinder {
     for (std::size_t i = 0; i < n; ++i) widest = std::max(widest, margin(i));
     const std::vector<BodyPair> pairs =
         neighbours ? neighbours->pairs(centres, radii, widest, skin) : overlapping_pairs(centres, radii, widest);
-    std::vector<Batch> pair_batches(pairs.size()), grain_batches(n);
+    std::vector<Batch> batches(static_cast<std::size_t>(omp_get_max_threads()));
+    std::vector<Piece> pieces(pairs.size() + n);  // the pairs', then the grains'
     // Each pair takes its cached near nodes over, or starts none (the cache then holds the
     // pairs of this search, in its order). Where the pairs are the cache's, as in most of a
     // settled heap's searches, they are searched in the cache's own lists: a second array of
@@ -144,6 +144,7 @@ class ContactFinder {
     // One team for both loops (waking it costs more than either loop of a small step).
 #pragma omp parallel if (pairs.size() + n >= smallest_parallel_loop)
     {
+      Batch& batch = batches[std::size_t(omp_get_thread_num())];
 #pragma omp for schedule(dynamic, 16) nowait
       for (std::size_t k = 0; k < pairs.size(); ++k) {
         std::array<NearNodes, 2>* pair_near = nullptr;
@@ -155,12 +156,16 @@ class ContactFinder {
           const auto it = std::lower_bound(cache_->pairs.begin(), cache_->pairs.end(), key);
           if (it != cache_->pairs.end() && *it == key) *pair_near = std::move(cache_->near[std::size_t(it - cache_->pairs.begin())]);
         }
-        grain_pair(pair_batches[k], pairs[k].first, pairs[k].second, pair_near);
+        pieces[k].begin(batch, omp_get_thread_num());
+        grain_pair(batch, pairs[k].first, pairs[k].second, pair_near);
+        pieces[k].end(batch);
       }
 #pragma omp for schedule(dynamic, 16)
       for (std::uint32_t i = 0; i < n; ++i) {
-        for (std::size_t w = 0; w < world_.walls.size(); ++w) grain_wall(grain_batches[i], i, w);
-        if (world_.terrain) grain_terrain(grain_batches[i], i);
+        pieces[pairs.size() + i].begin(batch, omp_get_thread_num());
+        for (std::size_t w = 0; w < world_.walls.size(); ++w) grain_wall(batch, i, w);
+        if (world_.terrain) grain_terrain(batch, i);
+        pieces[pairs.size() + i].end(batch);
       }
     }
     if (cache_ && !cached_pairs) {
@@ -168,23 +173,27 @@ class ContactFinder {
       for (const BodyPair& p : pairs) cache_->pairs.push_back(pair_key(p.first, p.second));
       cache_->near = std::move(near);
     }
-    // Joined into arrays of their exact size, each batch let go once joined: grown by
-    // doubling, the faces' array alone held up to twice its size at the step's peak of memory
-    // (docs/benchmarks.md, "The ninth pass").
-    std::size_t contact_count = 0, face_count = 0;
-    for (std::vector<Batch>* batches : {&pair_batches, &grain_batches})
-      for (const Batch& batch : *batches) contact_count += batch.contacts.size(), face_count += batch.faces.size();
-    std::vector<Contact> contacts;
-    contacts.reserve(contact_count);
-    faces.reserve(face_count);
-    for (std::vector<Batch>* batches : {&pair_batches, &grain_batches})
-      for (Batch& batch : *batches) {
-        const std::int32_t first_face = std::int32_t(faces.size());
-        for (Contact& c : batch.contacts) contacts.push_back(c), contacts.back().face += first_face;
-        std::move(batch.faces.begin(), batch.faces.end(), std::back_inserter(faces));
-        batch = Batch{};
-      }
-    return contacts;
+    // Joined into arrays of their exact size: grown by doubling, the faces' array alone held
+    // up to twice its size at the step's peak of memory (docs/benchmarks.md, "The ninth
+    // pass"). A contact's face and a face's first point are numbered anew.
+    FoundContacts found;
+    std::size_t contact_count = 0, face_count = 0, point_count = 0;
+    for (const Batch& batch : batches)
+      contact_count += batch.contacts.size(), face_count += batch.faces.size(), point_count += batch.points.size();
+    found.contacts.reserve(contact_count);
+    found.faces.reserve(face_count);
+    found.points.reserve(point_count);
+    for (const Piece& piece : pieces) {
+      const Batch& batch = batches[piece.thread];
+      const std::int32_t face_shift = std::int32_t(found.faces.size()) - std::int32_t(piece.first_face);
+      const std::uint32_t point_shift = std::uint32_t(found.points.size()) - piece.first_point;
+      for (std::uint32_t c = piece.first_contact; c < piece.last_contact; ++c)
+        found.contacts.push_back(batch.contacts[c]), found.contacts.back().face += face_shift;
+      for (std::uint32_t f = piece.first_face; f < piece.last_face; ++f)
+        found.faces.push_back(batch.faces[f]), found.faces.back().first_point += point_shift;
+      found.points.insert(found.points.end(), batch.points.begin() + piece.first_point, batch.points.begin() + piece.last_point);
+    }
+    return found;
   }
 
  private:
@@ -197,12 +206,38 @@ class ContactFinder {
   // to within round-off counts as touching all over.
   double margin(std::size_t i) const { return std::max(margin_, 1e-6 * radius(i)); }
 
-  // What one pair, or one grain against the walls and the terrain, touches; faces numbered
-  // within the batch.
+  // What the pairs and grains one thread searched touch, one after another: contacts (their
+  // faces numbered within the batch), faces (their points numbered within the batch) and
+  // their support points. One a thread rather than one a pair: a 4000-grain heap's search
+  // made and let go of ~45 000 small arrays a sweep (docs/benchmarks.md, "The fifteenth pass").
   struct Batch {
     std::vector<Contact> contacts;
     std::vector<SupportFace> faces;
+    std::vector<SupportPoint> points;
   };
+  // Where what one pair, or one grain against the walls and the terrain, touches lies in the
+  // batch of the thread that searched it.
+  struct Piece {
+    std::uint32_t thread;
+    std::uint32_t first_contact, last_contact, first_face, last_face, first_point, last_point;
+    void begin(const Batch& batch, int by) {
+      thread = std::uint32_t(by);
+      first_contact = std::uint32_t(batch.contacts.size());
+      first_face = std::uint32_t(batch.faces.size());
+      first_point = std::uint32_t(batch.points.size());
+    }
+    void end(const Batch& batch) {
+      last_contact = std::uint32_t(batch.contacts.size());
+      last_face = std::uint32_t(batch.faces.size());
+      last_point = std::uint32_t(batch.points.size());
+    }
+  };
+  // A face of A on B ending the batch, its support points to come after its first.
+  static void add_face(Batch& batch, std::uint32_t a, std::uint32_t b, std::int32_t wall, std::int32_t plane,
+                       const Vec3& normal, std::size_t first_point) {
+    batch.faces.push_back({a, b, wall, plane, normal, std::uint32_t(first_point),
+                           std::uint32_t(batch.points.size() - first_point)});
+  }
 
   static std::uint64_t pair_key(std::uint32_t first, std::uint32_t second) {
     return std::uint64_t(first) << 32 | second;
@@ -227,7 +262,9 @@ class ContactFinder {
       std::int32_t patch_face = face;
       if (wall < 0) {
         patch_face = std::int32_t(batch.faces.size());
-        batch.faces.push_back({a, b, -1, 0, p.normal, support_points(nodes, p.members, p.normal, glue, posed_[a].position)});
+        const std::size_t first_point = batch.points.size();
+        add_support_points(batch.points, nodes, p.members, p.normal, glue, posed_[a].position);
+        add_face(batch, a, b, -1, 0, p.normal, first_point);
       }
       batch.contacts.push_back({a, b, p.point, p.normal, p.weighted_depth, wall, patch_face});
     }
@@ -237,7 +274,8 @@ class ContactFinder {
   void add_point_contact(Batch& batch, std::uint32_t a, std::uint32_t b, std::int32_t wall, std::int32_t plane, const Vec3& point,
                          const Vec3& normal, double depth) {
     batch.contacts.push_back({a, b, point, normal, depth, wall, std::int32_t(batch.faces.size())});
-    batch.faces.push_back({a, b, wall, plane, normal, {{(point - posed_[a].position).cast<float>(), -1, depth}}});
+    batch.points.push_back({(point - posed_[a].position).cast<float>(), -1, depth});
+    add_face(batch, a, b, wall, plane, normal, batch.points.size() - 1);
   }
 
   // `near`: the pair's near nodes, i's in j and j's in i, when kept.
@@ -303,10 +341,10 @@ class ContactFinder {
       std::vector<std::uint32_t> all(nodes.size());
       std::iota(all.begin(), all.end(), 0u);
       const std::int32_t face = std::int32_t(batch.faces.size());
-      std::vector<SupportPoint> points =
-          support_points(nodes, all, normal, shape(i).glue_distance * world_.scale[i], posed_[i].position);
-      if (loaded_) keep_loaded_nodes(points, nodes, *loaded_, {i, body, plane, 0}, posed_[i].position);
-      batch.faces.push_back({i, body, std::int32_t(w), plane, normal, std::move(points)});
+      const std::size_t first_point = batch.points.size();
+      add_support_points(batch.points, nodes, all, normal, shape(i).glue_distance * world_.scale[i], posed_[i].position);
+      if (loaded_) keep_loaded_nodes(batch.points, first_point, nodes, *loaded_, {i, body, plane, 0}, posed_[i].position);
+      add_face(batch, i, body, std::int32_t(w), plane, normal, first_point);
       add_patches(batch, i, body, std::int32_t(w), face, nodes);
     }
   }
@@ -350,11 +388,7 @@ class ContactFinder {
 FoundContacts find_contacts(const World& world, const std::vector<RigidBody>& posed, double dt, double margin,
                             NeighbourList* neighbours, double skin, NearNodeCache* near_nodes,
                             const RestingImpulses* loaded) {
-  ContactFinder finder(world, posed, dt, margin, near_nodes, loaded);
-  FoundContacts found;
-  found.contacts = finder.find(neighbours, skin);
-  found.faces = std::move(finder.faces);
-  return found;
+  return ContactFinder(world, posed, dt, margin, near_nodes, loaded).find(neighbours, skin);
 }
 
 ContactPoint contact_point(std::vector<RigidBody>& bodies, const Contact& c) {

@@ -61,7 +61,7 @@ SweepContacts collide_and_gather(World& world, const ImpulseSettings& settings, 
   // face order (built side by side into their places).
   std::vector<std::size_t> first_point(found.faces.size() + 1, 0);
   for (std::size_t f = 0; f < found.faces.size(); ++f)
-    first_point[f + 1] = first_point[f] + (face_collides[f] ? 0 : found.faces[f].points.size());
+    first_point[f + 1] = first_point[f] + (face_collides[f] ? 0 : found.faces[f].point_count);
   resting.faces.resize(found.faces.size());
   resting.points.resize(first_point.back());
   double deepest = 0;
@@ -70,9 +70,10 @@ SweepContacts collide_and_gather(World& world, const ImpulseSettings& settings, 
     const SupportFace& face = found.faces[f];
     resting.faces[f] = resting_face(face, world.law(world.material[face.grain], world.body_material(face.body)).friction);
     if (face_collides[f]) continue;
-    for (std::size_t k = 0; k < face.points.size(); ++k) {
-      resting.points[first_point[f] + k] = resting_point(resting.faces[f], std::uint32_t(f), face.points[k], resting_bodies, dt);
-      deepest = std::max(deepest, face.points[k].depth);
+    const std::span<const SupportPoint> points = found.points_of(face);
+    for (std::size_t k = 0; k < points.size(); ++k) {
+      resting.points[first_point[f] + k] = resting_point(resting.faces[f], std::uint32_t(f), points[k], resting_bodies, dt);
+      deepest = std::max(deepest, points[k].depth);
     }
   }
   timer.emplace(report.times, Phase::collisions);

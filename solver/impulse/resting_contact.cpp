@@ -568,9 +568,10 @@ RestingPoint resting_point(const RestingFace& face, std::uint32_t face_index, co
   return r;
 }
 
-void RestingContacts::add(const SupportFace& face, double friction, const RestingBodies& bodies, double dt) {
+void RestingContacts::add(const SupportFace& face, std::span<const SupportPoint> face_points, double friction,
+                          const RestingBodies& bodies, double dt) {
   faces.push_back(resting_face(face, friction));
-  for (const SupportPoint& point : face.points)
+  for (const SupportPoint& point : face_points)
     points.push_back(resting_point(faces.back(), std::uint32_t(faces.size() - 1), point, bodies, dt));
 }
 

@@ -108,8 +108,10 @@ struct RestingContacts {
   double normal_velocity(const RestingPoint& p, const std::vector<RigidBody>& posed) const {
     return face_of(p).normal.dot(p.relative_velocity(face_of(p), posed, posed));
   }
-  // Adds a face of Coulomb's `friction` and its support points (resting_face, resting_point).
-  void add(const SupportFace& face, double friction, const RestingBodies& bodies, double dt);
+  // Adds a face of Coulomb's `friction` and its support points `points` (resting_face,
+  // resting_point).
+  void add(const SupportFace& face, std::span<const SupportPoint> points, double friction, const RestingBodies& bodies,
+           double dt);
 };
 
 RestingFace resting_face(const SupportFace& face, double friction);

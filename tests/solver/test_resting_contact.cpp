@@ -37,7 +37,7 @@ struct BallOnFloor {
     move_bodies(posed, corrections, dt);
     const FoundContacts found = find_contacts(world, posed, dt, 1e-6);
     const RestingBodies bodies(posed, corrections);
-    for (const SupportFace& face : found.faces) resting.add(face, mu, bodies, dt);
+    for (const SupportFace& face : found.faces) resting.add(face, found.points_of(face), mu, bodies, dt);
   }
   // One resting solve, to no change at all, with `impulses` as the last step's: the point's
   // impulse (the store keeps it in single precision).
@@ -113,7 +113,7 @@ struct OffCentrePoint {
     const SupportPoint at{Eigen::Vector3f(0.03f, 0.02f, float(-radius)), -1, 9.81 * dt * dt};  // ends touching
     RestingBodies bodies(ball.posed, ball.corrections);
     ball.resting = {};
-    ball.resting.add(SupportFace{0, 1, 0, 0, Vec3::UnitZ(), {at}}, mu, bodies, dt);
+    ball.resting.add(SupportFace{0, 1, 0, 0, Vec3::UnitZ(), 0, 1}, {&at, 1}, mu, bodies, dt);
     RestingImpulses impulses;
     StepReport report;
     report.wall_impulse.assign(1, Vec3::Zero());
