@@ -19,7 +19,9 @@ NodeGraph nodes_within(const std::vector<Eigen::Vector3f>& points, double distan
   std::vector<std::pair<std::array<std::int64_t, 3>, std::uint32_t>> by_cell(n);
   for (std::uint32_t i = 0; i < n; ++i) by_cell[i] = {cell_of(points[i]), i};
   std::sort(by_cell.begin(), by_cell.end());
-  const double reach2 = distance * distance;
+  NodeGraph graph;
+  graph.points = points;
+  graph.reach2 = distance * distance;
   std::vector<std::vector<std::uint32_t>> after(n);
   for (std::uint32_t i = 0; i < n; ++i) {
     const auto c = cell_of(points[i]);
@@ -30,11 +32,10 @@ NodeGraph nodes_within(const std::vector<Eigen::Vector3f>& points, double distan
         auto it = std::lower_bound(by_cell.begin(), by_cell.end(), from, [](const auto& e, const auto& k) { return e.first < k; });
         for (; it != by_cell.end() && it->first <= to; ++it) {
           const std::uint32_t j = it->second;
-          if (j > i && (points[i].cast<double>() - points[j].cast<double>()).squaredNorm() <= reach2) after[i].push_back(j);
+          if (j > i && graph.within(i, j)) after[i].push_back(j);
         }
       }
   }
-  NodeGraph graph;
   graph.start.reserve(n + 1);
   for (std::vector<std::uint32_t>& row : after) {
     std::sort(row.begin(), row.end());

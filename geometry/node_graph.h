@@ -12,14 +12,24 @@
 
 namespace scree::geometry {
 
-// Each node's neighbours with a larger index, in increasing order, as compressed rows.
+// Each node's neighbours with a larger index, in increasing order, as compressed rows, and
+// the test that found them: a few nodes are tested pair by pair faster than their rows are
+// walked (a grain pair's ~13 contact nodes have ~100 neighbours each, docs/benchmarks.md, "The
+// fifteenth pass").
 struct NodeGraph {
   std::vector<std::uint32_t> start{0};  // node i: adjacent[start[i] .. start[i + 1])
   std::vector<std::uint32_t> adjacent;
+  std::vector<Eigen::Vector3f> points;  // the nodes
+  double reach2 = 0;                    // the distance, squared
 
   std::size_t node_count() const { return start.size() - 1; }
   std::span<const std::uint32_t> neighbours_after(std::uint32_t i) const {
     return {adjacent.data() + start[i], adjacent.data() + start[i + 1]};
+  }
+  std::size_t neighbour_count_after(std::uint32_t i) const { return start[i + 1] - start[i]; }
+  // Whether nodes i and j lie within the distance: j is among i's neighbours, or i among j's.
+  bool within(std::uint32_t i, std::uint32_t j) const {
+    return (points[i].cast<double>() - points[j].cast<double>()).squaredNorm() <= reach2;
   }
 };
 

@@ -2,6 +2,7 @@
 // are those of a search over all pairs, each listed once, in increasing order.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
 #include "geometry/node_graph.h"
@@ -25,6 +26,13 @@ TEST(NodeGraph, ListsEveryPairWithinTheDistanceOnce) {
         if ((points[i].cast<double>() - points[j].cast<double>()).squaredNorm() <= distance * distance) expected.push_back(j);
       const auto listed = graph.neighbours_after(i);
       EXPECT_EQ(std::vector<std::uint32_t>(listed.begin(), listed.end()), expected) << "node " << i << ", distance " << distance;
+      EXPECT_EQ(graph.neighbour_count_after(i), expected.size());
+      for (std::uint32_t j = 0; j < points.size(); ++j) {  // the test the rows were found by, both ways round
+        const bool listed_either_way = std::ranges::count(expected, j) == 1 || std::ranges::count(graph.neighbours_after(j), i) == 1;
+        if (j != i) {
+          ASSERT_EQ(graph.within(i, j), listed_either_way) << i << ", " << j;
+        }
+      }
       pairs += expected.size();
     }
     EXPECT_GT(pairs, points.size() / 20) << distance;  // the test sees real neighbourhoods

@@ -23,13 +23,17 @@ std::vector<NodeContact> face_nodes(double x0, double x1, std::uint32_t first, d
   return out;
 }
 
-// The node graph of the nodes' points within `glue`, indexed by node (nodes not listed lie far
-// apart).
-geometry::NodeGraph graph_of(const std::vector<NodeContact>& nodes, double glue) {
+// The node graph of the nodes' points within `glue`, indexed by node: nodes not listed lie far
+// apart, or with `crowd` at random among the listed ones, within `crowd` of the origin along x
+// and y (as a template's nodes lie around the few that touch).
+geometry::NodeGraph graph_of(const std::vector<NodeContact>& nodes, double glue, float crowd = 0) {
   std::uint32_t count = 0;
   for (const NodeContact& c : nodes) count = std::max(count, c.node + 1);
   std::vector<Eigen::Vector3f> points(count);
-  for (std::uint32_t k = 0; k < count; ++k) points[k] = Eigen::Vector3f(1e3f * float(k + 10), 0, 0);
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<float> across(-crowd, crowd);
+  for (std::uint32_t k = 0; k < count; ++k)
+    points[k] = crowd > 0 ? Eigen::Vector3f(across(rng), across(rng), 0) : Eigen::Vector3f(1e3f * float(k + 10), 0, 0);
   for (const NodeContact& c : nodes) points[c.node] = c.point.cast<float>();
   return geometry::nodes_within(points, glue);
 }
@@ -102,18 +106,35 @@ TEST(ContactPoints, OrderOfNodesDoesNotMatter) {
 
 // The patches are the connected parts of "within the glue distance, normals within the
 // angle", checked against a plain search over all pairs on random clusters of 5 to 400 nodes
-// (points in float, as templates hold them, so that both see the same distances).
+// (points in float, as templates hold them, so that both see the same distances): sparse ones,
+// which glue_contacts joins along the graph's rows, and dense ones (as a grain pair's few
+// nodes, each with ~100 neighbours), which it tests pair by pair.
 TEST(ContactPoints, PatchesAreTheConnectedPartsForAnyNumberOfNodes) {
   std::mt19937 rng(21);
   std::uniform_real_distribution<float> unit(-1, 1);
-  for (std::size_t n : {5u, 20u, 48u, 49u, 120u, 400u}) {
+  struct Cluster {
+    std::size_t n;
+    double distance, half_width;
+  };
+  bool by_rows = false, by_pairs = false;
+  for (const Cluster& cluster : {Cluster{5, 0.3, 1}, Cluster{20, 0.3, 1}, Cluster{48, 0.3, 1}, Cluster{49, 0.3, 1},
+                                 Cluster{120, 0.15, 1}, Cluster{400, 0.15, 1}, Cluster{30, 0.3, 0.25}, Cluster{60, 0.3, 0.3}}) {
+    const std::size_t n = cluster.n;
+    // The dense clusters' normals tilt further: most of their nodes are neighbours.
+    const bool dense = cluster.half_width < 1;
+    const double tilt = dense ? 3 : 0.6;
     std::vector<NodeContact> nodes;
     for (std::uint32_t i = 0; i < n; ++i) {
-      const Eigen::Vector3d normal = (Eigen::Vector3d::UnitZ() + 0.6 * Eigen::Vector3d(unit(rng), unit(rng), 0)).normalized();
-      const Eigen::Vector3f point(unit(rng), unit(rng), 0.1f * unit(rng));
+      const Eigen::Vector3d normal = (Eigen::Vector3d::UnitZ() + tilt * Eigen::Vector3d(unit(rng), unit(rng), 0)).normalized();
+      const Eigen::Vector3f point = float(cluster.half_width) * Eigen::Vector3f(unit(rng), unit(rng), 0.1f * unit(rng));
       nodes.push_back({3 * i + 1, point.cast<double>(), normal, 1e-3});
     }
-    const double distance = n > 100 ? 0.15 : 0.3, min_cos = std::cos(default_glue_angle);
+    const double distance = cluster.distance, min_cos = std::cos(default_glue_angle);
+    // The dense clusters' nodes lie among the shape's other nodes.
+    const geometry::NodeGraph graph = graph_of(nodes, distance, dense ? float(cluster.half_width) : 0);
+    std::size_t row_length = 0;
+    for (const NodeContact& c : nodes) row_length += graph.neighbour_count_after(c.node);
+    (n * (n - 1) / 2 <= row_length ? by_pairs : by_rows) = true;
     // The reference: each node's part, named by its smallest index, by search over all pairs.
     std::vector<std::uint32_t> part(n, std::uint32_t(n));
     for (std::uint32_t seed = 0; seed < n; ++seed) {
@@ -132,7 +153,7 @@ TEST(ContactPoints, PatchesAreTheConnectedPartsForAnyNumberOfNodes) {
     std::vector<NodeContact> shuffled = nodes;  // not in node order: glued as if they were
     std::shuffle(shuffled.begin(), shuffled.end(), rng);
     for (const std::vector<NodeContact>* listed : {&nodes, &shuffled}) {
-      const std::vector<ContactPatch> patches = glue(*listed, distance);
+      const std::vector<ContactPatch> patches = glue_contacts(*listed, graph);
       std::size_t members = 0;
       for (const ContactPatch& p : patches) {
         members += p.members.size();
@@ -149,6 +170,7 @@ TEST(ContactPoints, PatchesAreTheConnectedPartsForAnyNumberOfNodes) {
       }
     }
   }
+  EXPECT_TRUE(by_rows && by_pairs);  // both ways were taken
 }
 
 TEST(ContactPoints, ANodeListedTwiceOrBeyondTheShapeIsRefused) {
