@@ -117,7 +117,7 @@ SweepContacts collide_and_gather(World& world, const ImpulseSettings& settings, 
   // would stop it inelastically, and an elastic row would lose energy.
   if (!colliding.empty()) {
     std::vector<bool> struck(found.faces.size(), false);
-    std::vector<RestingPoint>& points = resting.points;
+    RestingPoints& points = resting.points;
     for (std::size_t k = 0; k < points.size(); ++k) {
       const double u_n = resting.normal_velocity(points[k], posed);
       if (u_n < -resting_speed && u_n < approach_before[k]) struck[points[k].face] = true;

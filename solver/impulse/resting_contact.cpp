@@ -153,14 +153,14 @@ constexpr std::chrono::seconds crowded_pause{2};
 
 // Moves items[k] to items[to[k]] for every k (`to` a permutation), in place, cycle by cycle:
 // each place is filled from where its item is, one copy an item.
-template <class Item>
-void move_to(std::vector<Item>& items, const std::vector<std::uint32_t>& to) {
+template <class Items>
+void move_to(Items& items, const std::vector<std::uint32_t>& to) {
   std::vector<std::uint32_t> from(items.size());
   for (std::size_t k = 0; k < items.size(); ++k) from[to[k]] = std::uint32_t(k);
   std::vector<char> done(items.size(), false);
   for (std::size_t start = 0; start < items.size(); ++start) {
     if (done[start]) continue;
-    const Item first = items[start];
+    const typename Items::value_type first = items[start];
     std::size_t k = start;
     for (; from[k] != start; k = from[k]) {
       done[k] = true;
@@ -273,7 +273,7 @@ struct Push {
 // as fast as `speed` (a flow, not a heap at rest; docs/theory.md "The resting solve"): a unit
 // against a static body bears the load if one of its faces has friction or a normal with a
 // part against gravity (`down`).
-std::vector<CoarseUnit> coarse_units(const Schedule& s, const std::vector<RestingPoint>& points,
+std::vector<CoarseUnit> coarse_units(const Schedule& s, const RestingPoints& points,
                                      const std::vector<RestingFace>& faces, const std::vector<RigidBody>& bodies,
                                      const std::vector<bool>& is_static, const Vec3& down, double speed) {
   std::vector<CoarseUnit> units(s.unit_start.size() - 1);
@@ -314,7 +314,7 @@ std::vector<CoarseUnit> coarse_units(const Schedule& s, const std::vector<Restin
 // unit in schedule order (each unit's own sum, kept beside the schedule, is the same on any
 // number of threads).
 template <class Pass>
-int passes_until_still(const Schedule& s, std::vector<RestingPoint>& points, std::vector<RigidBody>& bodies,
+int passes_until_still(const Schedule& s, RestingPoints& points, std::vector<RigidBody>& bodies,
                        const std::vector<bool>& is_static, std::vector<int>& moved, const RestingSettings& settings,
                        int max_passes, bool parallel, const Pass& pass, Work& work, bool* crowded = nullptr) {
   const std::size_t colours = s.colour_start.size() - 1;
@@ -548,10 +548,13 @@ RestingPoint resting_point(const RestingFace& face, std::uint32_t face_index, co
                            const RestingBodies& bodies, double dt) {
   const RigidBody& a = bodies.velocities[face.a];
   const RigidBody& b = bodies.velocities[face.b];
-  RestingPoint r{};
+  RestingPoint r;
   r.node = point.node;
   r.face = face_index;
   r.arm = point.arm;
+  r.held = Vec3::Zero();
+  r.push_impulse = 0;
+  r.change = r.direction = Eigen::Vector3f::Zero();
   const Mat3 K = collision_matrix(a.inverse_mass, bodies.inverse_inertia[face.a], r.r_a(), b.inverse_mass,
                                   bodies.inverse_inertia[face.b], r.r_b(face, bodies.velocities));
   const ContactFrame frame = face.frame();
@@ -592,7 +595,7 @@ SolvedIslands solve_islands(const std::vector<bool>& is_static, const RestingImp
                             RestingContacts& resting, RestingBodies& bodies, const RestingSettings& settings,
                             PhaseTimes& times) {
   std::optional<PhaseTimer> timer(std::in_place, times, Phase::resting_setup);
-  std::vector<RestingPoint>& points = resting.points;
+  RestingPoints& points = resting.points;
   // Each point starts from what it has applied in this step's earlier sweeps, so that a later
   // sweep may take back some of it; a point met for the first time applies β times its
   // impulse of the last step first.
@@ -721,7 +724,7 @@ int rest(World& world, const std::vector<bool>& is_static, RestingImpulses& impu
          RestingBodies& bodies, const RestingSettings& settings, StepReport& report) {
   const SolvedIslands solved = solve_islands(is_static, impulses, resting, bodies, settings, report.times);
   const PhaseTimer timer(report.times, Phase::resting_books);
-  const std::vector<RestingPoint>& points = resting.points;
+  const RestingPoints& points = resting.points;
 
   // The books: the work, then the walls' impulses point by point in the points' first order.
   world.energy.resting -= solved.work.normal;

@@ -5,6 +5,10 @@
 // a heap's layers, passes until the velocities stop changing, in an order that lets the cores
 // share one island and gives the same bits on any number of them.
 #include <cstdint>
+#include <memory>
+#include <new>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "solver/contacts/contact_finding.h"
@@ -52,6 +56,7 @@ struct RestingFace {
 // settled heap holds ~30 a grain, streamed once a pass (docs/benchmarks.md: it was 400, then
 // 280, 224, 200, 184, 168, 144; the eleventh pass). What its impulses work on the bodies is booked by unit
 // (rest()). Vectors marked local are in its face's ContactFrame; its bodies are its face's.
+// Made by resting_point() alone: its default constructor leaves it unset (RestingPoints).
 struct RestingPoint {
   std::int32_t node;           // A's boundary node, −1 for a sphere: with its face, its RestingKey
   std::uint32_t face;          // its RestingFace, by index
@@ -63,13 +68,13 @@ struct RestingPoint {
   // ninth pass).
   double k_nn, k_n1, k_n2, k_11, k_12, k_22;
   double touch;                // normal velocity plus correction that ends the step touching, m/s
-  Vec3 held = Vec3::Zero();    // local, accumulated on the velocities: normal ≥ 0, |friction| ≤ μ × normal
-  double push_impulse = 0;     // accumulated on the corrections along n, ≥ 0
+  Vec3 held;                   // local, accumulated on the velocities: normal ≥ 0, |friction| ≤ μ × normal
+  double push_impulse;         // accumulated on the corrections along n, ≥ 0
   // Local, what the last pass changed its impulse by and its part of the conjugate direction
   // (rest(), below): in single precision, as they only steer the next step along the
   // direction, which the pass after it projects (docs/benchmarks.md, "The eleventh pass").
-  Eigen::Vector3f change = Eigen::Vector3f::Zero();
-  Eigen::Vector3f direction = Eigen::Vector3f::Zero();
+  Eigen::Vector3f change;
+  Eigen::Vector3f direction;
 
   double normal_impulse() const { return held.x(); }
   // The point from A's centroid, and from B's where `posed` puts the bodies of its face `f`.
@@ -90,10 +95,34 @@ struct RestingPoint {
   }
 };
 
+// Storage whose new elements are left as their default constructor leaves them, for an array
+// sized first and then built in place on the threads: a sweep's resting points, value
+// initialised, were written twice, the first time on one thread (docs/benchmarks.md, "The
+// fifteenth pass").
+template <class T>
+struct UninitialisedAllocator : std::allocator<T> {
+  template <class U>
+  struct rebind {
+    using other = UninitialisedAllocator<U>;
+  };
+  UninitialisedAllocator() = default;
+  template <class U>
+  UninitialisedAllocator(const UninitialisedAllocator<U>&) noexcept {}
+  template <class U>
+  void construct(U* at) noexcept(std::is_nothrow_default_constructible_v<U>) {
+    ::new (static_cast<void*>(at)) U;
+  }
+  template <class U, class... Args>
+  void construct(U* at, Args&&... args) {
+    ::new (static_cast<void*>(at)) U(std::forward<Args>(args)...);
+  }
+};
+using RestingPoints = std::vector<RestingPoint, UninitialisedAllocator<RestingPoint>>;
+
 // A sweep's resting contact: its faces and the support points of those that do not collide.
 struct RestingContacts {
   std::vector<RestingFace> faces;
-  std::vector<RestingPoint> points;
+  RestingPoints points;
 
   const RestingFace& face_of(const RestingPoint& p) const { return faces[p.face]; }
   // The same point in the next step.
