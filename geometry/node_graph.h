@@ -14,8 +14,8 @@ namespace scree::geometry {
 
 // Each node's neighbours with a larger index, in increasing order, as compressed rows, and
 // the test that found them: a few nodes are tested pair by pair faster than their rows are
-// walked (a grain pair's ~13 contact nodes have ~100 neighbours each, docs/benchmarks.md, "The
-// fifteenth pass").
+// walked (a settled heap glues ~16 contact nodes at a time, whose rows hold ~27 neighbours
+// each, most of them not touching; docs/benchmarks.md, "The fifteenth pass").
 struct NodeGraph {
   std::vector<std::uint32_t> start{0};  // node i: adjacent[start[i] .. start[i + 1])
   std::vector<std::uint32_t> adjacent;

@@ -49,8 +49,9 @@ std::vector<ContactPatch> glue_contacts(const std::vector<NodeContact>& nodes, c
   // The neighbours are found whichever way tests fewer: the nodes pair by pair, or each node's
   // row of the graph, its listed neighbours found through `slot` (by node, kept per thread and
   // cleared after: the graph's size, not the nodes'). A face against a wall has a few hundred
-  // nodes with some ten thousand pairs; a grain pair's face ~13 with ~100 neighbours each
-  // (docs/benchmarks.md, "The fifteenth pass"). Either way the parts are the same.
+  // nodes with some ten thousand pairs; a settled heap's glues take ~16 nodes whose rows hold
+  // ~27 neighbours each (docs/benchmarks.md, "The fifteenth pass"). Either way the parts are
+  // the same.
   std::size_t row_length = 0;
   for (const NodeContact& c : nodes) row_length += glued_nodes.neighbour_count_after(c.node);
   if (n * (n - 1) / 2 <= row_length) {
