@@ -23,12 +23,11 @@ constexpr double both_ways_ratio = 2;
 // A pair's near nodes are listed this many of the other's voxels beyond the margin.
 constexpr double near_node_skin = 1;
 
-
-
-// Extremes within a thousandth of the glue distance of each other are ties, broken by node
-// index, so that a resting face keeps its support points (and their warm start) from step to
-// step while it jiggles by round-off.
-// They go on the end of `points`.
+// The support points of the face of `members` (SupportPoint: the deepest node and the extremes
+// along eight directions across the normal `n`), added at the end of `points`. Extremes within
+// a thousandth of the glue distance of each other are ties, broken by node index, so that a
+// resting face keeps its support points (and their warm start) from step to step while it
+// jiggles by round-off.
 void add_support_points(std::vector<SupportPoint>& points, const std::vector<NodeContact>& nodes,
                         const std::vector<std::uint32_t>& members, const Vec3& n, double glue_distance,
                         const Vec3& centroid) {
