@@ -91,7 +91,7 @@ run_heap() {
 #
 # Every round runs each heap on one and on two threads in turn, REPEAT rounds: this machine's
 # speed and its second core come and go over minutes (one heap's time a step a grain moved by
-# 15 % within the hour, and a single pair can put two threads anywhere from 1.2x to 1.9x,
+# up to 30 % within the hour, and a single pair can put two threads anywhere from 1.2x to 1.9x,
 # docs/benchmarks.md, the eighth and fifteenth passes). The medians are printed, and the
 # medians of each round's ratios: one thread over two (two_vs_one), and a heap's time a step a
 # grain over the first heap's on as many threads (vs_first; docs/benchmarks.md, "The fifteenth

@@ -143,7 +143,8 @@ class ContactFinder {
     // One team for both loops (waking it costs more than either loop of a small step).
 #pragma omp parallel if (pairs.size() + n >= smallest_parallel_loop)
     {
-      Batch& batch = batches[std::size_t(omp_get_thread_num())];
+      const int me = omp_get_thread_num();
+      Batch& batch = batches[std::size_t(me)];
 #pragma omp for schedule(dynamic, 16) nowait
       for (std::size_t k = 0; k < pairs.size(); ++k) {
         std::array<NearNodes, 2>* pair_near = nullptr;
@@ -155,13 +156,13 @@ class ContactFinder {
           const auto it = std::lower_bound(cache_->pairs.begin(), cache_->pairs.end(), key);
           if (it != cache_->pairs.end() && *it == key) *pair_near = std::move(cache_->near[std::size_t(it - cache_->pairs.begin())]);
         }
-        pieces[k].begin(batch, omp_get_thread_num());
+        pieces[k].begin(batch, me);
         grain_pair(batch, pairs[k].first, pairs[k].second, pair_near);
         pieces[k].end(batch);
       }
 #pragma omp for schedule(dynamic, 16)
       for (std::uint32_t i = 0; i < n; ++i) {
-        pieces[pairs.size() + i].begin(batch, omp_get_thread_num());
+        pieces[pairs.size() + i].begin(batch, me);
         for (std::size_t w = 0; w < world_.walls.size(); ++w) grain_wall(batch, i, w);
         if (world_.terrain) grain_terrain(batch, i);
         pieces[pairs.size() + i].end(batch);
