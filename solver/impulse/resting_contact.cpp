@@ -552,6 +552,7 @@ RestingPoint resting_point(const RestingFace& face, std::uint32_t face_index, co
   r.node = point.node;
   r.face = face_index;
   r.arm = point.arm;
+  r.stored = RestingImpulses::none;
   r.held = Vec3::Zero();
   r.push_impulse = 0;
   r.change = r.direction = Eigen::Vector3f::Zero();
@@ -607,7 +608,8 @@ SolvedIslands solve_islands(const std::vector<bool>& is_static, const RestingImp
     const RestingFace& face = resting.face_of(p);
     pairs[k] = {face.a, face.b};
     const ContactFrame frame = face.frame();
-    const RestingImpulses::Found found = impulses.find(resting.key(p));
+    p.stored = impulses.place_of(resting.key(p));
+    const RestingImpulses::Found found = impulses.at(p.stored);
     if (found.impulse && found.this_step) {
       p.held = held_from(frame, found.impulse->cast<double>());
       continue;
@@ -733,17 +735,19 @@ int rest(World& world, const std::vector<bool>& is_static, RestingImpulses& impu
     const RestingPoint& p = points[at];
     if (const std::int64_t wall = world.wall_of_body(resting.face_of(p).b); wall >= 0) {
       // Less what it started this solve with, as it was applied in the earlier sweeps.
-      const RestingImpulses::Impulse* earlier = impulses.find_of_this_step(resting.key(p));
+      const RestingImpulses::Found stored = impulses.at(p.stored);
+      const RestingImpulses::Impulse* earlier = stored.this_step ? stored.impulse : nullptr;
       const ContactFrame frame = resting.face_of(p).frame();
       const Vec3 impulse = frame.to_world(earlier ? p.held - held_from(frame, earlier->cast<double>()) : p.held);
       world.energy.wall_work += world.walls[wall].velocity.dot(impulse);
       report.wall_impulse[wall] -= impulse;
     }
   }
-  // Read in solve order, as they lie (of equal keys the last solved would be kept; a node is
-  // in one face, so none arise).
+  // Read in solve order, as they lie, each set where the warm start found it (of equal keys
+  // the last solved would be kept; a node is in one face, so none arise).
   impulses.update(
-      points.size(), [&](std::size_t k) { return resting.key(points[k]); }, [&](std::size_t k) { return resting.impulse(points[k]); });
+      points.size(), [&](std::size_t k) { return resting.key(points[k]); },
+      [&](std::size_t k) { return resting.impulse(points[k]); }, [&](std::size_t k) { return points[k].stored; });
   return solved.passes;
 }
 

@@ -61,6 +61,7 @@ struct RestingPoint {
   std::int32_t node;           // A's boundary node, −1 for a sphere: with its face, its RestingKey
   std::uint32_t face;          // its RestingFace, by index
   Eigen::Vector3f arm;         // the point from A's centroid, as its SupportPoint's (r_a(); r_b(), from B's)
+  std::uint32_t stored;        // its key's place in the impulse store while the solve runs (rest())
   // K (an impulse P on A changes the relative velocity by K P) in the local frame: symmetric,
   // its normal row (k_nn, k_n1, k_n2) and tangential block (k_11, k_12; k_12, k_22). In double
   // precision: in single, a sticking point's slip is left at 1e-7 of itself by a pass, and the

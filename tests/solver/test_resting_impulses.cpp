@@ -97,6 +97,45 @@ TEST(RestingImpulses, AMergeReadsEntriesWhereTheyLie) {
   EXPECT_EQ(*store.find_of_last_step(key(2, 3, 5)), Impulse(25, 0, 0));
 }
 
+// The same sweep merged by the places the store gave for its keys (as the warm start finds
+// them): the keys it had are set where they lie, each impulse read once, and the new ones
+// merged in; the store ends as the merge without places leaves it, keys given twice included.
+TEST(RestingImpulses, AMergeByPlacesEndsAsAMergeByKeys) {
+  struct Point {
+    RestingKey key;
+    Impulse impulse;
+  };
+  const std::vector<Point> points{{key(3, 4, 1), Impulse(31, 0, 0)},  {key(0, 1, 2), Impulse(2, 0, 0)},
+                                  {key(3, 4, 1), Impulse(-31, 0, 0)}, {key(1, 2, 0), Impulse(10, 0, 0)},
+                                  {key(2, 3, 5), Impulse(26, 0, 0)},  {key(1, 2, 0), Impulse(-10, 0, 0)},
+                                  {key(2, 3, 5), Impulse(27, 0, 0)}};
+  const RestingImpulses last_step({{key(0, 1, 2), Impulse(99, 0, 0)},
+                                   {key(2, 3, 5), Impulse(25, 0, 0)},
+                                   {key(3, 4, 1), Impulse(30, 0, 0)},
+                                   {key(4, 5, 6), Impulse(46, 0, 0)}});
+  RestingImpulses by_keys = last_step, by_places = last_step;
+  auto key_of = [&](std::size_t k) { return points[k].key; };
+  by_keys.update(points.size(), key_of, [&](std::size_t k) { return points[k].impulse; });
+  std::vector<std::uint32_t> places;
+  for (const Point& p : points) places.push_back(last_step.place_of(p.key));
+  EXPECT_EQ(std::count(places.begin(), places.end(), RestingImpulses::none), 2);  // key (1, 2, 0), twice
+  int impulses_read = 0;
+  by_places.update(
+      points.size(), key_of,
+      [&](std::size_t k) {
+        ++impulses_read;
+        return points[k].impulse;
+      },
+      [&](std::size_t k) { return places[k]; });
+  EXPECT_EQ(by_places, by_keys);
+  EXPECT_EQ(impulses_read, 6);  // the new key once: the last of it
+  EXPECT_EQ(*by_places.find_of_this_step(key(3, 4, 1)), Impulse(-31, 0, 0));
+  EXPECT_EQ(*by_places.find_of_this_step(key(2, 3, 5)), Impulse(27, 0, 0));
+  EXPECT_EQ(*by_places.find_of_this_step(key(1, 2, 0)), Impulse(-10, 0, 0));
+  EXPECT_EQ(*by_places.find_of_last_step(key(4, 5, 6)), Impulse(46, 0, 0));
+  EXPECT_EQ(by_places.at(RestingImpulses::none).impulse, nullptr);
+}
+
 // A grain's entries are found among its own (the lookups bisect those alone): the right ones
 // for grains with entries, none for a grain between them or past the last, and still after a
 // merge adds grains and the step's end drops some.
