@@ -126,13 +126,13 @@ class RestingImpulses {
   void update(std::size_t count, const KeyOf& key_of, const ImpulseOf& impulse_of, const PlaceAt& place_at) {
     std::vector<std::uint32_t> added;  // those it had no entry for, in the order given
     for (std::size_t k = 0; k < count; ++k) {
-      const std::uint32_t at = place_at(k);
-      if (at == none) {
+      const std::uint32_t where = place_at(k);
+      if (where == none) {
         added.push_back(std::uint32_t(k));
         continue;
       }
-      entries_[at].second = impulse_of(k).template cast<float>();
-      this_step_[at] = true;
+      entries_[where].second = impulse_of(k).template cast<float>();
+      this_step_[where] = true;
     }
     if (!added.empty())
       update(added.size(), [&](std::size_t j) { return key_of(added[j]); },
