@@ -136,24 +136,34 @@ std::vector<double> coarse_scales(const CoarseLayers& layers, const std::vector<
   return scales;
 }
 
-void move_grains(const CoarseLayers& layers, const std::vector<double>& scales, std::vector<GroupImpulse>& impulses,
-                 std::vector<RigidBody>& bodies, const std::vector<Mat3>& inverse_inertia,
-                 std::vector<VelocityChange>& changes) {
+ContactWork move_grains(const CoarseLayers& layers, const std::vector<double>& scales, std::vector<GroupImpulse>& impulses,
+                       std::vector<RigidBody>& bodies, const std::vector<Mat3>& inverse_inertia,
+                       std::vector<VelocityChange>& changes) {
   constexpr int slots = CoarseLayers::slots;
+  ContactWork work;
   for (std::size_t i = 0; i < layers.grains.size(); ++i) {
     const std::int32_t* groups = &layers.grain_groups[i * slots];
     GroupImpulse sum;
     for (int s = 0; s < slots && groups[s] >= 0; ++s) {
-      GroupImpulse& x = impulses[i * slots + std::size_t(s)];
-      sum.linear += scales[std::size_t(groups[s])] * x.linear;
-      sum.angular += scales[std::size_t(groups[s])] * x.angular;
-      x = GroupImpulse{};
+      const GroupImpulse& x = impulses[i * slots + std::size_t(s)];
+      const double c = scales[std::size_t(groups[s])];
+      sum.linear += c * x.linear;
+      sum.angular += c * x.angular;
+      sum.normal_linear += c * x.normal_linear;
+      sum.normal_angular += c * x.normal_angular;
     }
     RigidBody& grain = bodies[layers.grains[i]];
     changes[i] = {grain.inverse_mass * sum.linear, inverse_inertia[layers.grains[i]] * sum.angular};
+    const Vec3 mean_velocity = grain.velocity + 0.5 * changes[i].velocity;
+    const Vec3 mean_angular_velocity = grain.angular_velocity + 0.5 * changes[i].angular_velocity;
+    const double normal = mean_velocity.dot(sum.normal_linear) + mean_angular_velocity.dot(sum.normal_angular);
+    work.normal += normal;
+    work.friction += mean_velocity.dot(sum.linear) + mean_angular_velocity.dot(sum.angular) - normal;
     grain.velocity += changes[i].velocity;
     grain.angular_velocity += changes[i].angular_velocity;
+    for (int s = 0; s < slots && groups[s] >= 0; ++s) impulses[i * slots + std::size_t(s)] = GroupImpulse{};
   }
+  return work;
 }
 
 }  // namespace scree::solver

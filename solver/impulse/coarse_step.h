@@ -41,9 +41,11 @@ struct CoarseLayers {
 // The layers of an island of `units` (`is_static` by body).
 CoarseLayers coarse_layers(const std::vector<CoarseUnit>& units, const std::vector<bool>& is_static);
 
-// What one group's impulses do to one grain: Σ P and Σ r × P over its points on the grain.
+// What one group's impulses do to one grain: Σ P and Σ r × P over its points on the grain, and
+// the same of their normal parts alone (for the books: move_grains()).
 struct GroupImpulse {
   Vec3 linear = Vec3::Zero(), angular = Vec3::Zero();
+  Vec3 normal_linear = Vec3::Zero(), normal_angular = Vec3::Zero();
 };
 
 // The coarse step's scales c_g (each impulse of group g becomes (1 + c_g) times itself):
@@ -61,11 +63,26 @@ struct VelocityChange {
   Vec3 velocity = Vec3::Zero(), angular_velocity = Vec3::Zero();
 };
 
+// What impulses work on the relative motion at their points, by part (normal, friction), J.
+struct ContactWork {
+  double normal = 0, friction = 0;
+  ContactWork& operator+=(const ContactWork& w) {
+    normal += w.normal;
+    friction += w.friction;
+    return *this;
+  }
+};
+
 // Moves each grain of `layers` by its group impulses times `scales` (Δv = Σ c_g P_g / m,
 // Δω = I⁻¹ Σ c_g (r × P)_g), writes those changes into `changes` (by place) and clears
-// `impulses` for the next coarse step.
-void move_grains(const CoarseLayers& layers, const std::vector<double>& scales, std::vector<GroupImpulse>& impulses,
-                 std::vector<RigidBody>& bodies, const std::vector<Mat3>& inverse_inertia,
-                 std::vector<VelocityChange>& changes);
+// `impulses` for the next coarse step. Returns the grains' side of what the added impulses
+// work on the relative motion at their points, ½ (u_before + u_after) · c P summed over the
+// points: over a grain's points that is Σ_g c_g (v̄ · ΣP + ω̄ · Σ r × P), v̄ and ω̄ its mean
+// velocities over the move, so it is booked grain by grain instead of point by point (the
+// static bodies' side, which the grains' sums leave out, is the caller's). In grain order: the
+// same on any number of threads.
+ContactWork move_grains(const CoarseLayers& layers, const std::vector<double>& scales, std::vector<GroupImpulse>& impulses,
+                       std::vector<RigidBody>& bodies, const std::vector<Mat3>& inverse_inertia,
+                       std::vector<VelocityChange>& changes);
 
 }  // namespace scree::solver

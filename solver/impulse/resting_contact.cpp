@@ -39,14 +39,7 @@ void apply(std::vector<RigidBody>& bodies, const RestingBodies& resting_bodies, 
 }
 
 // What impulses on the velocities worked on the relative motion at their points, by part, J.
-struct Work {
-  double normal = 0, friction = 0;
-  Work& operator+=(const Work& w) {
-    normal += w.normal;
-    friction += w.friction;
-    return *this;
-  }
-};
+using Work = ContactWork;
 
 // Applies the local impulse P to the velocities, with the work of its normal and tangential
 // parts on the relative motion, ½ (u_before + u_after)·P split along n (their sum is the
@@ -230,19 +223,43 @@ struct Hold {
     p.held += by;
     apply_at(p, by, work);
   }
-  // For the coarse step: the point's impulse, world; its part of the objective's linear term
-  // that is not the relative velocity's (its impulse times the velocity it must reach); and
-  // its impulse scaled by 1 + c, with `du` the change that made to its relative velocity
-  // (world, already on the bodies), the work measured.
-  Vec3 pattern(const RestingPoint& p) const { return faces[p.face].frame().to_world(p.held); }
+  // For the coarse step: a unit's impulses on A (below); a point's part of the objective's
+  // linear term that is not the relative velocity's (its impulse times the velocity it must
+  // reach); and its impulse scaled by 1 + c. The grains' side of the added impulse's work is
+  // booked by group sums (move_grains()); a static B's side, its velocity unchanged by the
+  // step, is booked here when `static_b`.
+  //
+  // Σ P and Σ r_a × P over points `at`..`end` of one unit, and the same of their normal parts:
+  // each face's local impulses and their moments summed first, turned to the world once.
+  GroupImpulse unit_impulse(const RestingPoints& points, const std::uint32_t* at, const std::uint32_t* end) const {
+    GroupImpulse sum;
+    while (at != end) {
+      const std::uint32_t face = points[*at].face;
+      Vec3 local = Vec3::Zero();
+      Mat3 moments = Mat3::Zero();  // column c: Σ held_c r_a
+      for (; at != end && points[*at].face == face; ++at) {
+        const RestingPoint& p = points[*at];
+        local += p.held;
+        moments += p.r_a() * p.held.transpose();
+      }
+      const ContactFrame frame = faces[face].frame();
+      const Vec3 normal_moment = moments.col(0).cross(frame.n);
+      sum.linear += frame.to_world(local);
+      sum.angular += normal_moment + moments.col(1).cross(frame.t1) + moments.col(2).cross(frame.t2);
+      sum.normal_linear += local.x() * frame.n;
+      sum.normal_angular += normal_moment;
+    }
+    return sum;
+  }
   double reached(const RestingPoint& p) const { return p.held.x() * std::min(p.touch + slack, 0.0); }
-  void scale(RestingPoint& p, double c, const Vec3& du, Work& work) const {
-    const RestingFace& f = faces[p.face];
-    const ContactFrame frame = f.frame();
+  void scale(RestingPoint& p, double c, bool static_b, Work& work) const {
     const Vec3 added = c * p.held;
-    const Vec3 mean = frame.to_local(relative_velocity(bodies, f, p) - 0.5 * du);
-    work.normal += mean.x() * added.x();
-    work.friction += mean.y() * added.y() + mean.z() * added.z();
+    if (static_b) {
+      const RestingFace& f = faces[p.face];
+      const Vec3 b = f.frame().to_local(bodies.velocities[f.b].velocity_at(p.r_b(f, bodies.velocities)));
+      work.normal -= b.x() * added.x();
+      work.friction -= b.y() * added.y() + b.z() * added.z();
+    }
     p.held += added;
   }
   // The local impulse at `p` on the velocities, its work measured.
@@ -406,6 +423,7 @@ int passes_until_still(const Schedule& s, RestingPoints& points, std::vector<Rig
   std::vector<GroupImpulse> group_impulse(coarsen ? layers.grains.size() * slots : 0);
   std::vector<VelocityChange> velocity_change(coarsen ? layers.grains.size() : 0);
   std::vector<double> reached(coarsen ? s.unit_start.size() - 1 : 0), scales;
+  Work coarse_work;  // the grains' side of the coarse steps' work, booked by group sums
 #pragma omp parallel if (parallel)
   {
     const int threads = omp_get_num_threads(), me = omp_get_thread_num();
@@ -448,57 +466,55 @@ int passes_until_still(const Schedule& s, RestingPoints& points, std::vector<Rig
     each_colour([&](std::size_t u) {
       for (std::uint32_t q = s.unit_start[u]; q < s.unit_start[u + 1]; ++q) pass.begin(points[s.points[q]], s.points[q], unit_work[u]);
     });
-    // The coarse step: each grain's impulse by group, colour by colour as a pass (so the sums
-    // are the same on any number of threads); then, on one thread, the scales and the grains'
-    // new velocities; then every point's impulse scaled and its work booked. The conjugate
-    // directions restart after it.
+    // The coarse step's gather, unit by unit in the pass before it, each unit right after it is
+    // solved (its points are then in the cache, and final for that pass): each grain's impulse
+    // by group, colour by colour (so the sums are the same on any number of threads), and each
+    // unit's reached term.
+    auto gather_unit = [&](std::size_t u) {
+      if constexpr (std::is_same_v<Pass, Hold>) {
+        if (layers.unit_group[u] < 0) return;
+        const std::uint32_t* first = &s.points[s.unit_start[u]];
+        const GroupImpulse sum = pass.unit_impulse(points, first, first + (s.unit_start[u + 1] - s.unit_start[u]));
+        GroupImpulse& on_a = group_impulse[layers.unit_a[u] * slots + layers.slot_a[u]];
+        on_a.linear += sum.linear;
+        on_a.angular += sum.angular;
+        on_a.normal_linear += sum.normal_linear;
+        on_a.normal_angular += sum.normal_angular;
+        if (layers.unit_b[u] != CoarseLayers::none) {
+          // r_b = r_a + (x_A − x_B) at every point of the unit.
+          const RestingFace& face = pass.faces[points[*first].face];
+          const Vec3 apart = pass.bodies.velocities[face.a].position - pass.bodies.velocities[face.b].position;
+          GroupImpulse& on_b = group_impulse[layers.unit_b[u] * slots + layers.slot_b[u]];
+          on_b.linear -= sum.linear;
+          on_b.angular -= sum.angular + apart.cross(sum.linear);
+          on_b.normal_linear -= sum.normal_linear;
+          on_b.normal_angular -= sum.normal_angular + apart.cross(sum.normal_linear);
+        }
+        double unit_reached = 0;
+        for (std::uint32_t q = s.unit_start[u]; q < s.unit_start[u + 1]; ++q) unit_reached += pass.reached(points[s.points[q]]);
+        reached[u] = unit_reached;
+      }
+    };
+    // The coarse step, on what gather_unit() gathered: on one thread, the scales and the
+    // grains' new velocities, their side of the work booked; then every point's impulse scaled
+    // (a static body's side of its work booked). The conjugate directions restart after it
+    // (the next conjugate step's β is 0).
     auto coarse_step = [&](int k) {
       if constexpr (std::is_same_v<Pass, Hold>) {
-        const std::vector<RigidBody>& posed = pass.bodies.velocities;
-        each_colour([&](std::size_t u) {
-          if (layers.unit_group[u] < 0) return;
-          GroupImpulse& on_a = group_impulse[layers.unit_a[u] * slots + layers.slot_a[u]];
-          GroupImpulse* on_b = layers.unit_b[u] == CoarseLayers::none
-                                   ? nullptr
-                                   : &group_impulse[layers.unit_b[u] * slots + layers.slot_b[u]];
-          double unit_reached = 0;
-          for (std::uint32_t q = s.unit_start[u]; q < s.unit_start[u + 1]; ++q) {
-            const RestingPoint& p = points[s.points[q]];
-            const Vec3 P = pass.pattern(p);
-            on_a.linear += P;
-            on_a.angular += p.r_a().cross(P);
-            if (on_b) {
-              on_b->linear -= P;
-              on_b->angular -= p.r_b(pass.faces[p.face], posed).cross(P);
-            }
-            unit_reached += pass.reached(p);
-          }
-          reached[u] = unit_reached;
-        });
         if (me == 0) {
           scales = coarse_scales(layers, group_impulse, bodies, pass.bodies.inverse_inertia, reached);
-          move_grains(layers, scales, group_impulse, bodies, pass.bodies.inverse_inertia, velocity_change);
+          coarse_work += move_grains(layers, scales, group_impulse, bodies, pass.bodies.inverse_inertia, velocity_change);
           for (std::size_t i = 0; i < layers.grains.size(); ++i)
             if (velocity_change[i].velocity != Vec3::Zero() || velocity_change[i].angular_velocity != Vec3::Zero())
               moved[layers.grains[i]] = k;
         }
         if (threads > 1) barrier->arrive_and_wait();
         each_colour([&](std::size_t u) {
-          for (std::uint32_t q = s.unit_start[u]; q < s.unit_start[u + 1]; ++q) {
-            points[s.points[q]].change = Eigen::Vector3f::Zero();
-            points[s.points[q]].direction = Eigen::Vector3f::Zero();
-          }
           const std::int32_t group = layers.unit_group[u];
           if (group < 0 || scales[std::size_t(group)] == 0) return;
-          const VelocityChange& on_a = velocity_change[layers.unit_a[u]];
-          const VelocityChange* on_b =
-              layers.unit_b[u] == CoarseLayers::none ? nullptr : &velocity_change[layers.unit_b[u]];
-          for (std::uint32_t q = s.unit_start[u]; q < s.unit_start[u + 1]; ++q) {
-            RestingPoint& p = points[s.points[q]];
-            Vec3 du = on_a.velocity + on_a.angular_velocity.cross(p.r_a());
-            if (on_b) du -= on_b->velocity + on_b->angular_velocity.cross(p.r_b(pass.faces[p.face], posed));
-            pass.scale(p, scales[std::size_t(group)], du, unit_work[u]);
-          }
+          const bool static_b = layers.unit_b[u] == CoarseLayers::none;
+          for (std::uint32_t q = s.unit_start[u]; q < s.unit_start[u + 1]; ++q)
+            pass.scale(points[s.points[q]], scales[std::size_t(group)], static_b, unit_work[u]);
         });
       }
     };
@@ -506,7 +522,11 @@ int passes_until_still(const Schedule& s, RestingPoints& points, std::vector<Rig
     for (int k = 0; k < max_passes; ++k) {
       std::vector<double>& changes = unit_change_of[k % 2];
       double mine = 0;
-      each_colour([&](std::size_t u) { mine = std::max(mine, solve_unit(u, k, changes)); });
+      const bool coarse_next = coarsen && ((k + 1) % settings.coarse_every == 0 || k + 1 == max_passes);
+      each_colour([&](std::size_t u) {
+        mine = std::max(mine, solve_unit(u, k, changes));
+        if (coarse_next) gather_unit(u);
+      });
       largest_of[k % 2][std::size_t(me)] = mine;
       if (threads > 1) barrier->arrive_and_wait();
       const double largest = *std::max_element(largest_of[k % 2].begin(), largest_of[k % 2].end());
@@ -519,7 +539,7 @@ int passes_until_still(const Schedule& s, RestingPoints& points, std::vector<Rig
       // Every `coarse_every` passes the coarse step takes the conjugate step's place, and it
       // ends an island whose budget ran out: what the last passes left along the depth (a heap
       // sinking into itself, faster layer by layer) is not left in the step.
-      if (coarsen && ((k + 1) % settings.coarse_every == 0 || k + 1 == max_passes)) {
+      if (coarse_next) {
         coarse_step(k + 1);
         last_change = 0;
       } else if (settings.conjugate) {
@@ -529,6 +549,7 @@ int passes_until_still(const Schedule& s, RestingPoints& points, std::vector<Rig
   }
   if (crowded && barrier) *crowded = *crowded || barrier->crowded();
   for (const Work& w : unit_work) work += w;
+  work += coarse_work;
   return passes;
 }
 

@@ -85,6 +85,77 @@ TEST(CoarseStep, ScalesGiveAColumnItsWeightAtOnce) {
   }
 }
 
+// move_grains() books the added impulses' work grain by grain from the group sums: it must be
+// what they work at their points, ½ (u_before + u_after) · c P, normal and tangential parts
+// apart. Grain 1 on grain 0 on a floor at rest (static, its side of the work zero), three
+// points a contact with impulses off the normal, both grains moving and turning.
+TEST(CoarseStep, MovedGrainsBookTheWorkOfTheAddedImpulsesAtTheirPoints) {
+  const std::vector<bool> is_static{false, false, true};
+  const std::vector<CoarseUnit> units{{0, 2, true}, {1, 0, false}};
+  const CoarseLayers c = coarse_layers(units, is_static);
+  ASSERT_EQ(c.groups, 2);
+  std::vector<RigidBody> bodies(3);
+  std::vector<Mat3> inverse_inertia(3, Mat3::Zero());
+  for (int k = 0; k < 2; ++k) {
+    bodies[k].inverse_mass = 1 / (0.01 + 0.003 * k);
+    bodies[k].position = Vec3(0.001 * k, -0.002 * k, 0.01 + 0.02 * k);
+    bodies[k].velocity = Vec3(0.02 - 0.03 * k, 0.01, -0.05 + 0.01 * k);
+    bodies[k].angular_velocity = Vec3(0.3, -0.2 + k, 0.1);
+    inverse_inertia[k] << 2e3, 1e2, 0, 1e2, 3e3, -2e2, 0, -2e2, 2.5e3;
+  }
+  struct Point {
+    std::size_t unit;
+    Vec3 r_a, normal, impulse;  // r_a from A's centroid; impulse on A, world
+  };
+  std::vector<Point> points;
+  for (std::size_t u = 0; u < 2; ++u)
+    for (int q = 0; q < 3; ++q) {
+      const Vec3 normal = Vec3(0.1 * q, -0.05, 1).normalized();
+      const Vec3 tangent = normal.unitOrthogonal();
+      points.push_back({u, Vec3(0.003 * q - 0.002, 0.002 * (q % 2), -0.01), normal,
+                        (1e-4 * (1 + q)) * normal + (2e-5 * (q - 1)) * tangent + 1e-5 * normal.cross(tangent)});
+    }
+  std::vector<GroupImpulse> impulses(2 * CoarseLayers::slots);
+  for (const Point& p : points) {
+    const Vec3 normal_part = p.impulse.dot(p.normal) * p.normal;
+    GroupImpulse& on_a = impulses[c.unit_a[p.unit] * CoarseLayers::slots + c.slot_a[p.unit]];
+    on_a.linear += p.impulse;
+    on_a.angular += p.r_a.cross(p.impulse);
+    on_a.normal_linear += normal_part;
+    on_a.normal_angular += p.r_a.cross(normal_part);
+    if (c.unit_b[p.unit] == CoarseLayers::none) continue;
+    const Vec3 r_b = p.r_a + bodies[units[p.unit].a].position - bodies[units[p.unit].b].position;
+    GroupImpulse& on_b = impulses[c.unit_b[p.unit] * CoarseLayers::slots + c.slot_b[p.unit]];
+    on_b.linear -= p.impulse;
+    on_b.angular -= r_b.cross(p.impulse);
+    on_b.normal_linear -= normal_part;
+    on_b.normal_angular -= r_b.cross(normal_part);
+  }
+  const std::vector<double> scales{0.7, -0.4};
+  auto relative_velocity = [&](const Point& p) -> Vec3 {
+    const CoarseUnit& u = units[p.unit];
+    const Vec3 r_b = p.r_a + bodies[u.a].position - bodies[u.b].position;
+    return bodies[u.a].velocity_at(p.r_a) - bodies[u.b].velocity_at(r_b);
+  };
+  std::vector<Vec3> before;
+  for (const Point& p : points) before.push_back(relative_velocity(p));
+  std::vector<VelocityChange> changes(2);
+  const ContactWork booked = move_grains(c, scales, impulses, bodies, inverse_inertia, changes);
+  ContactWork expected;
+  for (std::size_t k = 0; k < points.size(); ++k) {
+    const Point& p = points[k];
+    const Vec3 added = scales[std::size_t(c.unit_group[p.unit])] * p.impulse;
+    const Vec3 added_normal = added.dot(p.normal) * p.normal;
+    const Vec3 mean = 0.5 * (before[k] + relative_velocity(p));
+    expected.normal += mean.dot(added_normal);
+    expected.friction += mean.dot(added - added_normal);
+  }
+  ASSERT_GT(std::abs(expected.normal), 1e-7);
+  ASSERT_GT(std::abs(expected.friction), 1e-9);
+  EXPECT_NEAR(booked.normal, expected.normal, 1e-12 * std::abs(expected.normal));
+  EXPECT_NEAR(booked.friction, expected.friction, 1e-10 * std::abs(expected.friction));
+}
+
 // A ball leaving the floor upwards at ten steps of gravity: the least kinetic energy would
 // pull it back, a negative load; the scale stops where its impulse reaches zero.
 TEST(CoarseStep, ScalesStopWhereAnImpulseReachesZero) {
