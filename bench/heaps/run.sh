@@ -13,6 +13,8 @@
 #   bench/heaps/run.sh [BUILD_DIR]      HEAPS="250 1000 4000" (default "250 1000"; 4000
 #                                       adds about 25 minutes of settling on two cores)
 #                                       REPEAT=5 (default 3)
+#                                       SPAN=0.2 (s, default 0.05: a longer stretch averages
+#                                       over the steps that take a second sweep)
 set -euo pipefail
 build=$(cd "${1:-build}" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
@@ -21,6 +23,7 @@ work=$here/out
 heaps=${HEAPS:-250 1000}
 repeat=${REPEAT:-3}
 python=${PYTHON:-/usr/bin/python3}
+span=${SPAN:-0.05}
 mkdir -p "$work"
 
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
@@ -107,7 +110,7 @@ declare -A times=() in_passes=() peaks=() steps_of=() two_vs_one=() vs_first=() 
 for ((r = 0; r < repeat; ++r)); do
   for n in $heaps; do
     for threads in 1 2; do
-      read -r wall passes_s peak steps < <(run_heap "$n" "$threads" 0.05 "$threads")
+      read -r wall passes_s peak steps < <(run_heap "$n" "$threads" "$span" "$threads")
       read -r short short_passes_s _ short_steps < <(run_heap "$n" "$threads" 0.002 "$threads-short")
       stepping=$(awk -v w="$wall" -v s="$short" 'BEGIN { printf "%.3f", w - s }')
       steps_of[$n]=$(( steps - short_steps ))
