@@ -15,12 +15,22 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 solve=${1:-build/bin/scree-solve}
-work=$(cd "${OUT_DIR:-$here/out}" && pwd)
 heaps=${HEAPS:-250 1000}
 threads_list=${THREADS:-1 2}
 repeat=${REPEAT:-3}
 span=0.05
-python=${PYTHON:-python3}
+fail() { echo "threads.sh: error: $1" >&2; exit 1; }
+[[ -x $solve ]] || fail "$solve: no scree-solve there (build first, or give its path)"
+[[ -d ${OUT_DIR:-$here/out} ]] || fail "${OUT_DIR:-$here/out}: no heaps (bench/heaps/run.sh settles them)"
+work=$(cd "${OUT_DIR:-$here/out}" && pwd)
+[[ $threads_list =~ ^[[:space:]]*[1-9][0-9]*([[:space:]]+[1-9][0-9]*)*[[:space:]]*$ ]] || fail "THREADS=\"$threads_list\": not a list of thread counts"
+[[ $repeat =~ ^[1-9][0-9]*$ ]] || fail "REPEAT=$repeat: not a count of rounds"
+# The first Python that reads HDF5 (h5py): PYTHON, else python3, else the system's.
+python=
+for candidate in ${PYTHON:-python3 /usr/bin/python3}; do
+  if "$candidate" -c "import h5py" 2> /dev/null; then python=$candidate; break; fi
+done
+[[ -n $python ]] || fail "${PYTHON:-python3}: no Python with h5py (set PYTHON)"
 
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 attribute() { "$python" -c "import h5py; print(h5py.File('$1')['/'].attrs['$2'])"; }
@@ -47,7 +57,9 @@ run_heap() {
 
 declare -A starts=() per_grain=() speedups=() phases=()
 for n in $heaps; do
-  starts[$n]=$(attribute "$(directory_of "$n")/run/checkpoint.h5" time)
+  checkpoint=$(directory_of "$n")/run/checkpoint.h5
+  [[ -s $checkpoint ]] || fail "$checkpoint: no settled heap of $n grains (HEAPS=\"$n\" bench/heaps/run.sh settles it)"
+  starts[$n]=$(attribute "$checkpoint" time)
 done
 first_threads=${threads_list%% *}
 for ((r = 0; r < repeat; ++r)); do

@@ -46,6 +46,25 @@ CoarseLayers coarse_layers(const std::vector<CoarseUnit>& units, const std::vect
 struct GroupImpulse {
   Vec3 linear = Vec3::Zero(), angular = Vec3::Zero();
   Vec3 normal_linear = Vec3::Zero(), normal_angular = Vec3::Zero();
+  GroupImpulse& operator+=(const GroupImpulse& x) {
+    linear += x.linear;
+    angular += x.angular;
+    normal_linear += x.normal_linear;
+    normal_angular += x.normal_angular;
+    return *this;
+  }
+  GroupImpulse& operator-=(const GroupImpulse& x) {
+    linear -= x.linear;
+    angular -= x.angular;
+    normal_linear -= x.normal_linear;
+    normal_angular -= x.normal_angular;
+    return *this;
+  }
+  // The same impulses with every point's offset r from the centroid moved by `by` (about
+  // another body's centroid: r_B = r_A + (x_A − x_B)).
+  GroupImpulse with_arms_moved_by(const Vec3& by) const {
+    return {linear, angular + by.cross(linear), normal_linear, normal_angular + by.cross(normal_linear)};
+  }
 };
 
 // The coarse step's scales c_g (each impulse of group g becomes (1 + c_g) times itself):

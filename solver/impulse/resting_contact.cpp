@@ -475,20 +475,11 @@ int passes_until_still(const Schedule& s, RestingPoints& points, std::vector<Rig
         if (layers.unit_group[u] < 0) return;
         const std::uint32_t* first = &s.points[s.unit_start[u]];
         const GroupImpulse sum = pass.unit_impulse(points, first, first + (s.unit_start[u + 1] - s.unit_start[u]));
-        GroupImpulse& on_a = group_impulse[layers.unit_a[u] * slots + layers.slot_a[u]];
-        on_a.linear += sum.linear;
-        on_a.angular += sum.angular;
-        on_a.normal_linear += sum.normal_linear;
-        on_a.normal_angular += sum.normal_angular;
+        group_impulse[layers.unit_a[u] * slots + layers.slot_a[u]] += sum;
         if (layers.unit_b[u] != CoarseLayers::none) {
-          // r_b = r_a + (x_A − x_B) at every point of the unit.
           const RestingFace& face = pass.faces[points[*first].face];
           const Vec3 apart = pass.bodies.velocities[face.a].position - pass.bodies.velocities[face.b].position;
-          GroupImpulse& on_b = group_impulse[layers.unit_b[u] * slots + layers.slot_b[u]];
-          on_b.linear -= sum.linear;
-          on_b.angular -= sum.angular + apart.cross(sum.linear);
-          on_b.normal_linear -= sum.normal_linear;
-          on_b.normal_angular -= sum.normal_angular + apart.cross(sum.normal_linear);
+          group_impulse[layers.unit_b[u] * slots + layers.slot_b[u]] -= sum.with_arms_moved_by(apart);
         }
         double unit_reached = 0;
         for (std::uint32_t q = s.unit_start[u]; q < s.unit_start[u + 1]; ++q) unit_reached += pass.reached(points[s.points[q]]);
