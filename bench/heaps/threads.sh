@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The settled heaps on more threads than two (issue 27; docs/benchmarks.md, "The eighteenth
-# pass"): each heap that bench/heaps/run.sh has settled, run 0.05 s on from its checkpoint on
+# pass"): each heap that bench/heaps/run.sh has settled, run SPAN s on from its checkpoint on
 # each of THREADS threads, less a run of one step, as run.sh times it (scree-solve's own
 # clock), REPEAT rounds. Prints per heap and thread count the median time a step a grain, the
 # median of the rounds' speed-ups over one thread, and where a step went (scree-solve's phases,
@@ -11,6 +11,7 @@
 #   bench/heaps/threads.sh [SCREE_SOLVE]   THREADS="1 2 4 8 16" (default "1 2")
 #                                          HEAPS="1000 4000" (default "250 1000")
 #                                          REPEAT=3 (default 3)
+#                                          SPAN=0.2 (s, default 0.05, as run.sh)
 #                                          OUT_DIR (default bench/heaps/out)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -18,13 +19,14 @@ solve=${1:-build/bin/scree-solve}
 heaps=${HEAPS:-250 1000}
 threads_list=${THREADS:-1 2}
 repeat=${REPEAT:-3}
-span=0.05
+span=${SPAN:-0.05}
 fail() { echo "threads.sh: error: $1" >&2; exit 1; }
 [[ -x $solve ]] || fail "$solve: no scree-solve there (build first, or give its path)"
 [[ -d ${OUT_DIR:-$here/out} ]] || fail "${OUT_DIR:-$here/out}: no heaps (bench/heaps/run.sh settles them)"
 work=$(cd "${OUT_DIR:-$here/out}" && pwd)
 [[ $threads_list =~ ^[[:space:]]*[1-9][0-9]*([[:space:]]+[1-9][0-9]*)*[[:space:]]*$ ]] || fail "THREADS=\"$threads_list\": not a list of thread counts"
 [[ $repeat =~ ^[1-9][0-9]*$ ]] || fail "REPEAT=$repeat: not a count of rounds"
+[[ $span =~ ^[0-9]*\.?[0-9]+$ ]] && awk -v s="$span" 'BEGIN { exit !(s > 0.002) }' || fail "SPAN=$span: not a time in s above 0.002"
 # The first Python that reads HDF5 (h5py): PYTHON, else python3, else the system's.
 python=
 for candidate in ${PYTHON:-python3 /usr/bin/python3}; do

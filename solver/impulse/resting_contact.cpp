@@ -5,6 +5,8 @@
 #include <bit>
 #include <chrono>
 #include <cmath>
+#include <limits>
+#include <numeric>
 #include <optional>
 #include <type_traits>
 
@@ -12,6 +14,7 @@
 
 #include "solver/contacts/islands.h"
 #include "solver/impulse/coarse_step.h"
+#include "solver/impulse/tiles.h"
 #include "solver/parallel_loops.h"
 #include "solver/team_barrier.h"
 
@@ -127,17 +130,27 @@ void push(RestingBodies& bodies, const RestingFace& face, RestingPoint& p) {
 }
 
 // An island's points in solve order: unit by unit (the points of one pair of bodies), the
-// units colour by colour. No two units of a colour move the same grain, except in the last
-// colour when `last_shared` (the units of a grain with more than 64 neighbours' worth of
-// units, rare): that one is solved by one thread.
+// units tile by tile (tiles.h: a tile's units go one after another on one thread), the tiles
+// phase by phase. The tiles of a phase move disjoint grains, so threads share a phase's tiles
+// and meet once a phase: four times a pass, however many units (docs/theory.md, "Resting
+// contact": a pass shared colour by colour met ~26 times, and each meeting cost the grains'
+// state its trip between the cores, docs/benchmarks.md "The eighteenth pass").
 struct Schedule {
   std::vector<std::uint32_t> points;
-  std::vector<std::uint32_t> unit_start;    // unit u: points[unit_start[u] .. unit_start[u + 1])
-  std::vector<std::uint32_t> colour_start;  // colour c: units colour_start[c] .. colour_start[c + 1]
-  bool last_shared = false;
+  std::vector<std::uint32_t> unit_start;   // unit u: points[unit_start[u] .. unit_start[u + 1])
+  std::vector<std::uint32_t> tile_start;   // tile t: units tile_start[t] .. tile_start[t + 1]
+  std::vector<std::uint32_t> phase_start;  // phase f: tiles phase_start[f] .. phase_start[f + 1]
 };
 
 constexpr int colour_limit = 64;  // colours a grain's mask holds
+
+// An island of this many points or more is cut into tiles and solved by all threads at once,
+// smaller ones are one tile each and go side by side (solve_islands()). The schedule is the
+// same either way, so this changes speed, not results: in the 1000-grain discharge's impacts
+// one island of ~2400 points among hundreds of small ones held the second thread idle until
+// islands of 1024 points were shared (resting solve on two threads 6.4 s -> 4.6 s,
+// docs/benchmarks.md).
+constexpr std::size_t shared_island = 1024;
 
 // Until when (steady clock) big islands are not shared by threads, because a team found the
 // cores held by other processes (rest()). Process-wide, like the cores; a speed hint only.
@@ -165,12 +178,15 @@ void move_to(Items& items, const std::vector<std::uint32_t>& to) {
 }
 
 // Greedy colouring in point order: each unit takes the lowest colour that none of its grains
-// has taken yet (`pairs`: each point's bodies A and B). `taken` (by body, all zero for this
-// island's grains) is left marked.
+// has taken yet (`pairs`: each point's bodies A and B); a tile's units go colour by colour,
+// the order a pass had when threads shared it a colour at a time: a unit's change reaches the
+// units of its grains' later colours in the same pass. `taken` (by body, all zero for this
+// island's grains) is left marked. An island of `shared_island` points or more is cut into
+// tiles (tile_units()) at the places `posed`.
 Schedule schedule(const std::vector<std::uint32_t>& island, const std::vector<std::pair<std::uint32_t, std::uint32_t>>& pairs,
-                  const std::vector<bool>& is_static, std::vector<std::uint64_t>& taken) {
+                  const std::vector<bool>& is_static, const std::vector<RigidBody>& posed, std::vector<std::uint64_t>& taken) {
   std::vector<std::uint32_t> unit_begin, unit_colour;
-  std::vector<std::uint32_t> per_colour(colour_limit + 1, 0);
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> unit_bodies;
   for (std::size_t k = 0; k < island.size(); ++k) {
     const auto [a, b] = pairs[island[k]];
     if (k > 0 && pairs[island[k - 1]] == pairs[island[k]]) continue;
@@ -183,25 +199,43 @@ Schedule schedule(const std::vector<std::uint32_t>& island, const std::vector<st
     }
     unit_begin.push_back(std::uint32_t(k));
     unit_colour.push_back(std::uint32_t(colour));
-    ++per_colour[colour];
+    unit_bodies.push_back({a, b});
   }
   unit_begin.push_back(std::uint32_t(island.size()));
 
-  Schedule s;
-  std::vector<std::uint32_t> first_unit(colour_limit + 2, 0);
-  for (int c = 0; c <= colour_limit; ++c) first_unit[c + 1] = first_unit[c] + per_colour[c];
+  Tiling tiling;
+  if (island.size() >= shared_island) {
+    tiling = tile_units(unit_bodies, is_static, posed);
+  } else {
+    tiling.tile.assign(unit_bodies.size(), 0);
+    tiling.per_phase = {1, 0, 0, 0};
+  }
+  const std::uint32_t tile_count = tiling.count();
+  // Units by tile, then colour, then point order (a counting sort on each key, stable).
   std::vector<std::uint32_t> order(unit_colour.size());
-  std::vector<std::uint32_t> next(first_unit.begin(), first_unit.end() - 1);
-  for (std::uint32_t u = 0; u < unit_colour.size(); ++u) order[next[unit_colour[u]]++] = u;
+  std::iota(order.begin(), order.end(), 0);
+  auto sort_by = [&](const std::vector<std::uint32_t>& key, std::uint32_t keys) {
+    std::vector<std::uint32_t> start(keys + 1, 0), sorted(order.size());
+    for (std::uint32_t u : order) ++start[key[u] + 1];
+    for (std::uint32_t k = 0; k < keys; ++k) start[k + 1] += start[k];
+    for (std::uint32_t u : order) sorted[start[key[u]]++] = u;
+    order = std::move(sorted);
+  };
+  sort_by(unit_colour, colour_limit + 1);
+  sort_by(tiling.tile, tile_count);
+
+  Schedule s;
+  s.tile_start.assign(tile_count + 1, 0);
   for (std::uint32_t u : order) {
+    ++s.tile_start[tiling.tile[u] + 1];
     s.unit_start.push_back(std::uint32_t(s.points.size()));
     for (std::uint32_t k = unit_begin[u]; k < unit_begin[u + 1]; ++k) s.points.push_back(island[k]);
   }
   s.unit_start.push_back(std::uint32_t(s.points.size()));
-  for (int c = 0; c <= colour_limit; ++c)
-    if (per_colour[c] > 0) s.colour_start.push_back(first_unit[c]);
-  s.colour_start.push_back(std::uint32_t(unit_colour.size()));
-  s.last_shared = per_colour[colour_limit] > 0;
+  for (std::uint32_t t = 0; t < tile_count; ++t) s.tile_start[t + 1] += s.tile_start[t];
+  s.phase_start = {0};
+  for (int f = 0; f < 4; ++f)
+    if (tiling.per_phase[f] > 0) s.phase_start.push_back(s.phase_start.back() + tiling.per_phase[f]);
   return s;
 }
 
@@ -314,12 +348,12 @@ std::vector<CoarseUnit> coarse_units(const Schedule& s, const RestingPoints& poi
 // relative velocity at any of its points by more than the tolerance, measured on the bodies
 // before and after the unit: the points of one face share their load in ways that move load
 // from point to point and leave the bodies as they were, which a measure point by point would
-// count as change for ever. With `parallel`, the threads share each colour. A unit is solved
-// again only while one of its grains moved in this pass or the last (by more than the
+// count as change for ever. With `parallel`, the threads share each phase's tiles. A unit is
+// solved again only while one of its grains moved in this pass or the last (by more than the
 // tolerance; `moved` holds the pass, by body): a grain knocked in a settled heap then costs
-// passes around it, not over the heap. Within a colour no two units share a grain, so what a
-// unit reads was written by earlier colours only, the same on any number of threads; every
-// thread reads the same largest change, so all stop at the same pass.
+// passes around it, not over the heap. The tiles of a phase share no grain, so what a unit
+// reads was written by earlier units of its tile or by earlier phases only, the same on any
+// number of threads; every thread reads the same largest change, so all stop at the same pass.
 //
 // With `settings.conjugate`, after pass k every point's impulse moves by β_k d, d its
 // direction, and the direction becomes its change in the pass plus β_k d (Silcowitz et al.
@@ -334,7 +368,7 @@ template <class Pass>
 int passes_until_still(const Schedule& s, RestingPoints& points, std::vector<RigidBody>& bodies,
                        const std::vector<bool>& is_static, std::vector<int>& moved, const RestingSettings& settings,
                        int max_passes, bool parallel, const Pass& pass, Work& work, bool* crowded = nullptr) {
-  const std::size_t colours = s.colour_start.size() - 1;
+  const std::size_t phases = s.phase_start.size() - 1;
   for (std::uint32_t k : s.points) {
     const RestingFace& face = pass.faces[points[k].face];
     moved[face.a] = moved[face.b] = -1;
@@ -378,7 +412,7 @@ int passes_until_still(const Schedule& s, RestingPoints& points, std::vector<Rig
     }
     return largest;
   };
-  // The conjugate step: units of a colour move disjoint grains, as in a pass.
+  // The conjugate step: tiles of a phase move disjoint grains, as in a pass.
   auto step_unit = [&](std::size_t u, double beta) {
     for (std::uint32_t q = s.unit_start[u]; q < s.unit_start[u + 1]; ++q) {
       RestingPoint& p = points[s.points[q]];
@@ -387,19 +421,16 @@ int passes_until_still(const Schedule& s, RestingPoints& points, std::vector<Rig
       p.direction = (p.change.cast<double>() + beta * direction).cast<float>();
     }
   };
-  // Threads share each colour, claiming its units in runs (below), and meet at a barrier
-  // after it; every thread then reads the same sums, so all stop at the same pass. The pass's
-  // sums are kept by pass parity: a thread may start the next pass while another still reads
-  // them.
+  // Threads share each phase, claiming its tiles (below), and meet at a barrier after it;
+  // every thread then reads the same sums, so all stop at the same pass. The pass's sums are
+  // kept by pass parity: a thread may start the next pass while another still reads them.
   std::optional<TeamBarrier> barrier;
-  // Each thread has an equal share of a colour's units and claims them from its own counter
-  // in runs of `chunk`; a thread done with its share claims runs of the others' shares. The
-  // shares keep a thread on its own grains, in cache (claimed from one counter, runs of the
-  // units of all threads ran 1.3 times as long on 8 threads of a 16-core machine), and a
-  // thread the machine holds up leaves its units to the others instead of keeping them all
-  // waiting (docs/benchmarks.md, the ninth pass). Each thread's two counters, on lines of
-  // their own, serve the colours in turn; which thread solves a unit changes no result.
-  constexpr std::size_t chunk = 8;
+  // Each thread has an equal share of a phase's tiles and claims them from its own counter
+  // one at a time; a thread done with its share claims the others'. The shares keep a thread
+  // on its own grains, in cache, and a thread the machine holds up leaves its tiles to the
+  // others instead of keeping them all waiting (docs/benchmarks.md, the ninth pass). Each
+  // thread's two counters, on lines of their own, serve the phases in turn; which thread
+  // solves a tile changes no result.
   struct alignas(64) Counter {
     std::atomic<std::size_t> claimed{0};
   };
@@ -427,7 +458,7 @@ int passes_until_still(const Schedule& s, RestingPoints& points, std::vector<Rig
 #pragma omp parallel if (parallel)
   {
     const int threads = omp_get_num_threads(), me = omp_get_thread_num();
-    std::size_t colour_turn = 0;  // colours met so far, the same count in every thread
+    std::size_t phase_turn = 0;  // phases met so far, the same count in every thread
 #pragma omp single
     {
       barrier.emplace(threads);
@@ -436,39 +467,35 @@ int passes_until_still(const Schedule& s, RestingPoints& points, std::vector<Rig
       largest_of[0].assign(std::size_t(threads), 0.0);
       largest_of[1] = largest_of[0];
     }
-    auto each_colour = [&](auto&& unit) {
-      for (std::size_t c = 0; c < colours; ++c) {
-        const std::size_t begin = s.colour_start[c], count = s.colour_start[c + 1] - begin;
-        // This thread's counter for the next colour is free again: its last colour ended at
+    // Every unit, tile by tile, the tiles of a phase shared.
+    auto each_unit = [&](auto&& unit) {
+      for (std::size_t f = 0; f < phases; ++f) {
+        const std::size_t begin = s.phase_start[f], count = s.phase_start[f + 1] - begin;
+        // This thread's counter for the next phase is free again: its last phase ended at
         // the barrier before this one.
-        counters[(colour_turn + 1) % 2][std::size_t(me)].claimed.store(0, std::memory_order_relaxed);
-        if (s.last_shared && c + 1 == colours) {
-          if (me == 0)
-            for (std::size_t u = begin; u < begin + count; ++u) unit(u);
-        } else {
-          for (int k = 0; k < threads; ++k) {  // its own share first, then the others'
-            const std::size_t owner = std::size_t((me + k) % threads);
-            const std::size_t first = begin + count * owner / std::size_t(threads);
-            const std::size_t last = begin + count * (owner + 1) / std::size_t(threads);
-            std::atomic<std::size_t>& claimed = counters[colour_turn % 2][owner].claimed;
-            for (;;) {
-              const std::size_t from = first + claimed.fetch_add(chunk, std::memory_order_relaxed);
-              if (from >= last) break;
-              for (std::size_t u = from; u < std::min(from + chunk, last); ++u) unit(u);
-            }
+        counters[(phase_turn + 1) % 2][std::size_t(me)].claimed.store(0, std::memory_order_relaxed);
+        for (int k = 0; k < threads; ++k) {  // its own share first, then the others'
+          const std::size_t owner = std::size_t((me + k) % threads);
+          const std::size_t first = begin + count * owner / std::size_t(threads);
+          const std::size_t last = begin + count * (owner + 1) / std::size_t(threads);
+          std::atomic<std::size_t>& claimed = counters[phase_turn % 2][owner].claimed;
+          for (;;) {
+            const std::size_t tile = first + claimed.fetch_add(1, std::memory_order_relaxed);
+            if (tile >= last) break;
+            for (std::size_t u = s.tile_start[tile]; u < s.tile_start[tile + 1]; ++u) unit(u);
           }
         }
-        ++colour_turn;
+        ++phase_turn;
         if (threads > 1) barrier->arrive_and_wait();
       }
     };
-    // Readied colour by colour like a pass: a grain's warm starts add up in schedule order.
-    each_colour([&](std::size_t u) {
+    // Readied in schedule order like a pass: a grain's warm starts add up in that order.
+    each_unit([&](std::size_t u) {
       for (std::uint32_t q = s.unit_start[u]; q < s.unit_start[u + 1]; ++q) pass.begin(points[s.points[q]], s.points[q], unit_work[u]);
     });
     // The coarse step's gather, unit by unit in the pass before it, each unit right after it is
     // solved (its points are then in the cache, and final for that pass): each grain's impulse
-    // by group, colour by colour (so the sums are the same on any number of threads), and each
+    // by group, in schedule order (so the sums are the same on any number of threads), and each
     // unit's reached term.
     auto gather_unit = [&](std::size_t u) {
       if constexpr (std::is_same_v<Pass, Hold>) {
@@ -500,7 +527,7 @@ int passes_until_still(const Schedule& s, RestingPoints& points, std::vector<Rig
               moved[layers.grains[i]] = k;
         }
         if (threads > 1) barrier->arrive_and_wait();
-        each_colour([&](std::size_t u) {
+        each_unit([&](std::size_t u) {
           const std::int32_t group = layers.unit_group[u];
           if (group < 0 || scales[std::size_t(group)] == 0) return;
           const bool static_b = layers.unit_b[u] == CoarseLayers::none;
@@ -514,7 +541,7 @@ int passes_until_still(const Schedule& s, RestingPoints& points, std::vector<Rig
       std::vector<double>& changes = unit_change_of[k % 2];
       double mine = 0;
       const bool coarse_next = coarsen && ((k + 1) % settings.coarse_every == 0 || k + 1 == max_passes);
-      each_colour([&](std::size_t u) {
+      each_unit([&](std::size_t u) {
         mine = std::max(mine, solve_unit(u, k, changes));
         if (coarse_next) gather_unit(u);
       });
@@ -534,7 +561,7 @@ int passes_until_still(const Schedule& s, RestingPoints& points, std::vector<Rig
         coarse_step(k + 1);
         last_change = 0;
       } else if (settings.conjugate) {
-        each_colour([&](std::size_t u) { step_unit(u, beta); });
+        each_unit([&](std::size_t u) { step_unit(u, beta); });
       }
     }
   }
@@ -643,7 +670,7 @@ SolvedIslands solve_islands(const std::vector<bool>& is_static, const RestingImp
   schedules.reserve(islands.size());
   pass_limits.reserve(islands.size());
   for (const Island& island : islands) {
-    schedules.push_back(schedule(island.contacts, pairs, is_static, taken));
+    schedules.push_back(schedule(island.contacts, pairs, is_static, bodies.velocities, taken));
     const long long budget = (long long)settings.passes_per_layer * (island_layers(island, pairs, is_static) + 10);
     pass_limits.push_back(int(std::min<long long>(settings.max_passes, budget)));
   }
@@ -690,14 +717,8 @@ SolvedIslands solve_islands(const std::vector<bool>& is_static, const RestingImp
     pushed[i] = passes_until_still(schedules[i], points, bodies.corrections, is_static, moved, settings,
                                    pass_limits[i], parallel, Push{bodies, resting.faces}, none, crowded);
   };
-  // An island of this many points is solved by all threads at once, smaller ones side by side
-  // (the schedule is the same either way, so this changes speed, not results). Each colour of
-  // a pass ends at a barrier (team_barrier.h): in the 1000-grain discharge's impacts one island
-  // of ~2400 points among hundreds of small ones held the second thread idle until islands of
-  // 1024 points were shared (resting solve on two threads 6.4 s -> 4.6 s, docs/benchmarks.md).
-  constexpr std::size_t shared_island = 1024;
   // When other processes hold the cores, a team's thread is often off its core at a barrier,
-  // and each colour then waits for the scheduler: the big islands go side by side with the
+  // and each phase then waits for the scheduler: the big islands go side by side with the
   // small ones, one thread each, for a while (crowded_until; the same results either way).
   const std::int64_t now = std::chrono::steady_clock::now().time_since_epoch().count();
   const bool share = now >= crowded_until.load(std::memory_order_relaxed);

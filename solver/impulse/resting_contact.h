@@ -185,11 +185,12 @@ struct RestingSettings {
 //
 // Order (docs/theory.md, "The resting solve"): the points fall into islands (grains linked
 // by resting points; walls and the terrain link nothing), and an island's points into units
-// (the points of one pair of bodies, solved one after another) coloured so that no two units
-// of a colour move the same grain. A pass solves the colours in turn, the units of a colour
-// side by side: the same arithmetic in the same order on any number of threads. An island
-// stops when a pass changes no relative velocity by more than the tolerance; small islands
-// are solved side by side, a large one by all threads at once.
+// (the points of one pair of bodies, solved one after another). A large island's units are
+// cut into tiles across x and y (tiles.h), each tile's units in colour order (no two units of
+// a colour move the same grain); the tiles of a phase share no grain and go side by side: the
+// same arithmetic in the same order on any number of threads. An island stops when a pass
+// changes no relative velocity by more than the tolerance; small islands are solved side by
+// side, a large one by all threads at once.
 //
 // Between passes every point's impulse steps further along a conjugate direction, the
 // nonsmooth nonlinear conjugate gradient of Silcowitz, Niebe and Erleben (2010): a column of
@@ -204,7 +205,7 @@ struct RestingSettings {
 // earlier sweeps of this step (RestingImpulses): a point this step has set starts from that
 // (so a later sweep may take some back); a point met for the first time in this step starts
 // from β × its impulse of the last step. What the points apply is merged in as this step's.
-// The points are left in the order they were solved (island by island, colour by colour).
+// The points are left in the order they were solved (island by island, tile by tile).
 // Returns the most passes an island took.
 int rest(World& world, const std::vector<bool>& is_static, RestingImpulses& impulses, RestingContacts& resting,
          RestingBodies& bodies, const RestingSettings& settings, StepReport& report);

@@ -72,7 +72,7 @@ TEST_P(ThreadCount, AHeapEndsBitForBitAsOnOneThread) {
 }
 
 // A crate of 26 × 26 × 13 balls at rest touching, shaken: one resting island of ~30 000
-// points, which the threads share colour by colour (solver/impulse/resting_contact.h).
+// points, which the threads share tile by tile (solver/impulse/tiles.h).
 World shaken_crate() {
   World w;
   const double r = 0.01;
