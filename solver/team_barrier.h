@@ -1,13 +1,13 @@
 #pragma once
 // A barrier for the threads of one OpenMP team that spins for a few microseconds before it
-// sleeps. The resting solve of a big island meets one barrier per colour of every pass
-// (thousands a step); OpenMP's own barrier with passive waiting (every tool's default,
+// sleeps. The resting solve of a big island meets one barrier per phase of every pass
+// (hundreds a step); OpenMP's own barrier with passive waiting (every tool's default,
 // docs/tools.md "Threads") puts a thread to sleep and wakes it at each, which cost a 1000-grain
 // heap more on two threads than the work it shared (docs/benchmarks.md). Threads that arrive
 // within the spin pass on at once; a thread that waits longer sleeps on the futex, so that
-// runs sharing cores with other processes do not burn them. It counts the waits that ended
-// in sleep: when other processes hold the cores, most do, and the caller had better go on
-// with one thread (crowded()).
+// runs sharing cores with other processes do not burn them. It counts the waits and those that
+// ended in sleep: when other processes hold the cores, most do, and the caller had better go
+// on with one thread (CrowdWatch).
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -37,22 +37,42 @@ class TeamBarrier {
     while (phase_.load(std::memory_order_acquire) == phase) phase_.wait(phase, std::memory_order_acquire);
   }
 
-  // Whether most waits (and more than 16) ended in sleep: a thread a team waited for was off
-  // its core. With another process busy on the other core of two, 99 % of a heap's waits end
-  // in sleep; on a machine of its own, none in most solves, 0.07 % in one of ten, and up to
-  // 19 % in a rare one (a colour's work held up by the machine).
-  bool crowded() const {
-    const auto sleeps = sleeps_.load(std::memory_order_relaxed);
-    return sleeps > 16 && 2 * sleeps > waits_.load(std::memory_order_relaxed);
-  }
+  std::uint64_t waits() const { return waits_.load(std::memory_order_relaxed); }
+  std::uint64_t sleeps() const { return sleeps_.load(std::memory_order_relaxed); }
 
  private:
-  // About one colour's work for a thread in a heap of a few thousand grains.
+  // Longer than most threads wait for each other: 1.5–2 % of the waits of a 1000-grain heap's
+  // passes on two threads end in sleep (docs/benchmarks.md, "The nineteenth pass").
   static constexpr std::chrono::microseconds spin{50};
   const int threads_;
   std::atomic<int> arrived_{0};
   std::atomic<std::uint32_t> phase_{0};
   std::atomic<std::uint64_t> waits_{0}, sleeps_{0};
+};
+
+// Whether other processes hold the cores, judged over the waits of many teams in turn: a
+// window closes after `window` waits or more, crowded when most of them ended in sleep. With
+// another process busy on the other core of two, 99 % of a heap's waits end in sleep; on a
+// machine of its own 1.5–2 %, but a team of few waits may have most end in sleep when the
+// machine holds a thread up a moment, and a team's verdict alone sent two threads' big islands
+// to one thread each for seconds (docs/benchmarks.md, "The nineteenth pass").
+class CrowdWatch {
+ public:
+  static constexpr std::uint64_t window = 256;
+
+  // Adds a team's waits and how many ended in sleep; true when they close a window of which
+  // most ended in sleep.
+  bool add(std::uint64_t waits, std::uint64_t sleeps) {
+    waits_ += waits;
+    sleeps_ += sleeps;
+    if (waits_ < window) return false;
+    const bool crowded = 2 * sleeps_ > waits_;
+    waits_ = sleeps_ = 0;
+    return crowded;
+  }
+
+ private:
+  std::uint64_t waits_ = 0, sleeps_ = 0;
 };
 
 }  // namespace scree::solver

@@ -152,10 +152,12 @@ constexpr int colour_limit = 64;  // colours a grain's mask holds
 // docs/benchmarks.md).
 constexpr std::size_t shared_island = 1024;
 
-// Until when (steady clock) big islands are not shared by threads, because a team found the
+// Until when (steady clock) big islands are not shared by threads, because the teams found the
 // cores held by other processes (rest()). Process-wide, like the cores; a speed hint only.
 std::atomic<std::int64_t> crowded_until{0};
 constexpr std::chrono::seconds crowded_pause{2};
+// The teams' waits that tell (per thread that calls rest()).
+thread_local CrowdWatch crowd_watch;
 
 // Moves items[k] to items[to[k]] for every k (`to` a permutation), in place, cycle by cycle:
 // each place is filled from where its item is, one copy an item.
@@ -363,7 +365,8 @@ std::vector<CoarseUnit> coarse_units(const Schedule& s, const RestingPoints& poi
 // it. A unit the active set skips has no change, and its direction keeps β times itself. Stops after
 // `max_passes` if still changing. Returns the passes, and adds the work done to `work`, unit by
 // unit in schedule order (each unit's own sum, kept beside the schedule, is the same on any
-// number of threads).
+// number of threads). With `parallel` and `crowded`, sets `*crowded` when the teams' waits so
+// far tell that other processes hold the cores (CrowdWatch).
 template <class Pass>
 int passes_until_still(const Schedule& s, RestingPoints& points, std::vector<RigidBody>& bodies,
                        const std::vector<bool>& is_static, std::vector<int>& moved, const RestingSettings& settings,
@@ -565,7 +568,7 @@ int passes_until_still(const Schedule& s, RestingPoints& points, std::vector<Rig
       }
     }
   }
-  if (crowded && barrier) *crowded = *crowded || barrier->crowded();
+  if (crowded && barrier) *crowded = crowd_watch.add(barrier->waits(), barrier->sleeps()) || *crowded;
   for (const Work& w : unit_work) work += w;
   work += coarse_work;
   return passes;

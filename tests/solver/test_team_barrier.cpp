@@ -1,6 +1,7 @@
 // The resting solve's barrier (solver/team_barrier.h): what a thread wrote before arriving is
 // seen by every thread after it passes, phase after phase, also with more threads than cores
-// (then threads sleep rather than spin).
+// (then threads sleep rather than spin); the waits that slept, and the crowding judged from
+// them (CrowdWatch).
 #include <gtest/gtest.h>
 #include <omp.h>
 
@@ -36,18 +37,31 @@ TEST(TeamBarrier, EveryThreadSeesWhatAllWroteBeforeIt) {
 }
 
 // A thread that comes a millisecond late to every barrier is what a thread off its core looks
-// like: the others sleep at most waits and the team reports itself crowded; a few sleeps
-// (16 or fewer) are not enough to say so.
-TEST(TeamBarrier, ATeamWaitingMostlyAsleepIsCrowded) {
-  for (int phases : {8, 200}) {
-    TeamBarrier barrier(2);
+// like: the others' waits end in sleep.
+TEST(TeamBarrier, AThreadLateToEveryMeetingSendsTheOthersToSleep) {
+  TeamBarrier barrier(2);
+  constexpr int phases = 40;
 #pragma omp parallel num_threads(2)
-    for (int phase = 0; phase < phases; ++phase) {
-      if (omp_get_thread_num() == 1) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-      barrier.arrive_and_wait();
-    }
-    EXPECT_EQ(barrier.crowded(), phases > 16) << phases << " phases";
+  for (int phase = 0; phase < phases; ++phase) {
+    if (omp_get_thread_num() == 1) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    barrier.arrive_and_wait();
   }
+  EXPECT_GE(barrier.waits(), std::uint64_t(phases));
+  EXPECT_GT(2 * barrier.sleeps(), barrier.waits());
+}
+
+// Crowding is judged over windows of 256 waits or more, whatever the teams: a team whose waits
+// mostly slept says nothing alone, a window that mostly slept says crowded, and each window
+// starts afresh.
+TEST(CrowdWatch, MostWaitsOfAWindowAsleepAreCrowdingAndAFewTeamsAreNot) {
+  CrowdWatch watch;
+  EXPECT_FALSE(watch.add(60, 50));    // a moment's hold-up: most of a small team's waits slept
+  EXPECT_FALSE(watch.add(150, 2));    // teams on cores of their own
+  EXPECT_FALSE(watch.add(100, 3));    // the window closes: 55 of 310 slept
+  EXPECT_FALSE(watch.add(200, 198));  // another process on the other core ...
+  EXPECT_TRUE(watch.add(100, 99));    // ... for a window: 297 of 300
+  EXPECT_FALSE(watch.add(256, 128));  // a new window: half is not most
+  EXPECT_TRUE(watch.add(256, 129));
 }
 
 }  // namespace
