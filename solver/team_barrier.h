@@ -51,22 +51,23 @@ class TeamBarrier {
 };
 
 // Whether other processes hold the cores, judged over the waits of many teams in turn: a
-// window closes after `window` waits or more, crowded when most of them ended in sleep. With
-// another process busy on the other core of two, 99 % of a heap's waits end in sleep; on a
-// machine of its own 1.5–2 %, but a team of few waits may have most end in sleep when the
-// machine holds a thread up a moment, and a team's verdict alone sent two threads' big islands
-// to one thread each for seconds (docs/benchmarks.md, "The nineteenth pass").
+// window closes after `window` waits or more, crowded when more than three quarters of them
+// ended in sleep. With another process busy on the other core of two, 89–100 % of a 1000-grain
+// heap's waits end in sleep; on a machine of its own 1–5 % a window, and up to 48 % in one (a
+// team's first passes). A team's own verdict (most of its waits, and more than 16) sent two
+// threads' big islands to one thread each for seconds, a team of tiles meeting only a few
+// dozen times (docs/benchmarks.md, "The nineteenth pass").
 class CrowdWatch {
  public:
   static constexpr std::uint64_t window = 256;
 
   // Adds a team's waits and how many ended in sleep; true when they close a window of which
-  // most ended in sleep.
+  // more than three quarters ended in sleep.
   bool add(std::uint64_t waits, std::uint64_t sleeps) {
     waits_ += waits;
     sleeps_ += sleeps;
     if (waits_ < window) return false;
-    const bool crowded = 2 * sleeps_ > waits_;
+    const bool crowded = 4 * sleeps_ > 3 * waits_;
     waits_ = sleeps_ = 0;
     return crowded;
   }

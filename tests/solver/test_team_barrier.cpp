@@ -51,17 +51,17 @@ TEST(TeamBarrier, AThreadLateToEveryMeetingSendsTheOthersToSleep) {
 }
 
 // Crowding is judged over windows of 256 waits or more, whatever the teams: a team whose waits
-// mostly slept says nothing alone, a window that mostly slept says crowded, and each window
-// starts afresh.
-TEST(CrowdWatch, MostWaitsOfAWindowAsleepAreCrowdingAndAFewTeamsAreNot) {
+// mostly slept says nothing alone, a window of which more than three quarters slept says
+// crowded, and each window starts afresh.
+TEST(CrowdWatch, AWindowOfWaitsMostlyAsleepIsCrowdingAndAFewTeamsAreNot) {
   CrowdWatch watch;
   EXPECT_FALSE(watch.add(60, 50));    // a moment's hold-up: most of a small team's waits slept
   EXPECT_FALSE(watch.add(150, 2));    // teams on cores of their own
   EXPECT_FALSE(watch.add(100, 3));    // the window closes: 55 of 310 slept
   EXPECT_FALSE(watch.add(200, 198));  // another process on the other core ...
   EXPECT_TRUE(watch.add(100, 99));    // ... for a window: 297 of 300
-  EXPECT_FALSE(watch.add(256, 128));  // a new window: half is not most
-  EXPECT_TRUE(watch.add(256, 129));
+  EXPECT_FALSE(watch.add(256, 192));  // a new window: three quarters are not enough
+  EXPECT_TRUE(watch.add(256, 193));
 }
 
 }  // namespace
