@@ -5,7 +5,6 @@
 #include <bit>
 #include <chrono>
 #include <cmath>
-#include <limits>
 #include <numeric>
 #include <optional>
 #include <type_traits>
@@ -236,8 +235,8 @@ Schedule schedule(const std::vector<std::uint32_t>& island, const std::vector<st
   s.unit_start.push_back(std::uint32_t(s.points.size()));
   for (std::uint32_t t = 0; t < tile_count; ++t) s.tile_start[t + 1] += s.tile_start[t];
   s.phase_start = {0};
-  for (int f = 0; f < 4; ++f)
-    if (tiling.per_phase[f] > 0) s.phase_start.push_back(s.phase_start.back() + tiling.per_phase[f]);
+  for (std::uint32_t in_phase : tiling.per_phase)
+    if (in_phase > 0) s.phase_start.push_back(s.phase_start.back() + in_phase);
   return s;
 }
 
