@@ -24,9 +24,10 @@ struct SweepContacts {
 // resting points of the faces that do not collide built into `resting`; with `closing`
 // (the last of several sweeps) nothing collides. Its contacts, faces and support points end
 // here: the resting solve after it holds a step's peak of memory, and they are no part of it
-// (docs/benchmarks.md, "The eighth pass").
+// (docs/benchmarks.md, "The eighth pass"). A sweep that collides nothing and finds no support
+// point deeper than `done_depth` ends the step, and builds no resting points.
 SweepContacts collide_and_gather(World& world, const ImpulseSettings& settings, double dt, double skin,
-                                 double resting_speed, bool closing, const std::vector<bool>& is_static,
+                                 double resting_speed, bool closing, double done_depth, const std::vector<bool>& is_static,
                                  std::vector<RigidBody>& posed, const RestingBodies& resting_bodies,
                                  const RestingImpulses& impulses, RestingContacts& resting, StepReport& report) {
   std::optional<PhaseTimer> timer(std::in_place, report.times, Phase::contact_search);
@@ -56,6 +57,13 @@ SweepContacts collide_and_gather(World& world, const ImpulseSettings& settings, 
     }
   }
   found.contacts = std::vector<Contact>();  // `= {}` would keep the capacity
+  // A settled heap's every step ends with such a sweep, and building its points took a
+  // quarter of the resting points' time (docs/benchmarks.md, "The twentieth pass").
+  if (colliding.empty()) {
+    double deepest = 0;
+    for (const SupportPoint& p : found.points) deepest = std::max(deepest, p.depth);
+    if (deepest <= done_depth) return {false, deepest};
+  }
   timer.emplace(report.times, Phase::resting_setup);
   // The faces (numbered as found) and the resting points of those that do not collide, in
   // face order (built side by side into their places).
@@ -182,8 +190,9 @@ void solve_by_impulses(World& world, const StepSettings& settings, std::vector<R
     // drives the body below it on into what it rests on, with no sweep left to stop it (the
     // base of a rock mass ended steps 7 cm inside the ground).
     const bool closing = sweeps > 1 && sweep + 1 == sweeps;
-    const SweepContacts met = collide_and_gather(world, settings.impulse, dt, skin, resting_speed, closing, is_static,
-                                                 posed, resting_bodies, impulses, resting, report);
+    const SweepContacts met = collide_and_gather(world, settings.impulse, dt, skin, resting_speed, closing,
+                                                 sweep > 0 ? tolerated_depth : -1.0, is_static, posed, resting_bodies,
+                                                 impulses, resting, report);
     // Done when nothing collides and the step ends with resting contacts touching, to a
     // hundredth of what one step of gravity would move. The first sweep always solves: its
     // warm start is what holds a heap still.
