@@ -360,11 +360,8 @@ std::vector<CoarseUnit> coarse_units(const Schedule& s, const RestingPoints& poi
 // direction, and the direction becomes its change in the pass plus β_k d (Silcowitz et al.
 // 2010, the nonsmooth nonlinear conjugate gradient); β_k = |Δλ_k|² / |Δλ_{k−1}|² over the
 // island, summed unit by unit in schedule order, and above 1 the directions restart from the
-// changes. The step is taken unit by unit in pass k + 1, just before the unit is solved, which
-// projects it at once: a sweep and four meetings of its own cost ~3 % of the passes
-// (docs/benchmarks.md, "The twentieth pass"); an island whose budget runs out takes its last
-// on its own (a column struck from above needs it). A unit the active set skips has no
-// change, and its direction keeps β times itself. Stops after
+// changes. The step may leave an impulse outside its cone for a moment: the next pass projects
+// it. A unit the active set skips has no change, and its direction keeps β times itself. Stops after
 // `max_passes` if still changing. Returns the passes, and adds the work done to `work`, unit by
 // unit in schedule order (each unit's own sum, kept beside the schedule, is the same on any
 // number of threads). With `parallel` and `crowded`, sets `*crowded` when the teams' waits so
@@ -380,29 +377,14 @@ int passes_until_still(const Schedule& s, RestingPoints& points, std::vector<Rig
     points[k].direction = Eigen::Vector3f::Zero();
   }
   std::vector<Work> unit_work(s.unit_start.size() - 1);
-  // The conjugate step at unit u: each point's impulse moves by β d, and β d waits in
-  // `direction` for the change of the pass that follows to be added.
-  auto step_unit = [&](std::size_t u, double beta) {
-    for (std::uint32_t q = s.unit_start[u]; q < s.unit_start[u + 1]; ++q) {
-      RestingPoint& p = points[s.points[q]];
-      if (beta > 0 && p.direction != Eigen::Vector3f::Zero()) {
-        const Vec3 step = beta * p.direction.cast<double>();
-        pass.shift(p, step, unit_work[u]);
-        p.direction = step.cast<float>();
-      } else {
-        p.direction = Eigen::Vector3f::Zero();
-      }
-    }
-  };
-  // Solves unit u in pass k, after the conjugate step of the pass before (β), noting its
-  // squared impulse change in `unit_change`; returns the largest change of relative velocity
-  // at its points.
-  auto solve_unit = [&](std::size_t u, int k, double beta, std::vector<double>& unit_change) {
+  // Solves unit u in pass k, noting its squared impulse change in `unit_change`; returns the
+  // largest change of relative velocity at its points.
+  auto solve_unit = [&](std::size_t u, int k, std::vector<double>& unit_change) {
     const RestingFace& face = pass.faces[points[s.points[s.unit_start[u]]].face];  // the unit's bodies
     const std::uint32_t a = face.a, b = face.b;
     const bool b_moves = !is_static[b];
-    step_unit(u, beta);
     if (moved[a] < k - 1 && (!b_moves || moved[b] < k - 1)) {
+      for (std::uint32_t q = s.unit_start[u]; q < s.unit_start[u + 1]; ++q) points[s.points[q]].change = Eigen::Vector3f::Zero();
       unit_change[u] = 0;
       return 0.0;
     }
@@ -413,7 +395,7 @@ int passes_until_still(const Schedule& s, RestingPoints& points, std::vector<Rig
       const Vec3 before = pass.impulse(p);
       pass.solve(p, unit_work[u]);
       const Vec3 change = pass.impulse(p) - before;
-      p.direction = (change + p.direction.cast<double>()).cast<float>();
+      p.change = change.cast<float>();
       squared_change += change.squaredNorm();
     }
     unit_change[u] = squared_change;
@@ -431,6 +413,15 @@ int passes_until_still(const Schedule& s, RestingPoints& points, std::vector<Rig
       if (b_moves) moved[b] = k;
     }
     return largest;
+  };
+  // The conjugate step: tiles of a phase move disjoint grains, as in a pass.
+  auto step_unit = [&](std::size_t u, double beta) {
+    for (std::uint32_t q = s.unit_start[u]; q < s.unit_start[u + 1]; ++q) {
+      RestingPoint& p = points[s.points[q]];
+      const Vec3 direction = p.direction.cast<double>();
+      if (beta > 0 && p.direction != Eigen::Vector3f::Zero()) pass.shift(p, beta * direction, unit_work[u]);
+      p.direction = (p.change.cast<double>() + beta * direction).cast<float>();
+    }
   };
   // Threads share each phase, claiming its tiles (below), and meet at a barrier after it;
   // every thread then reads the same sums, so all stop at the same pass. The pass's sums are
@@ -553,7 +544,7 @@ int passes_until_still(const Schedule& s, RestingPoints& points, std::vector<Rig
       double mine = 0;
       const bool coarse_next = coarsen && ((k + 1) % settings.coarse_every == 0 || k + 1 == max_passes);
       each_unit([&](std::size_t u) {
-        mine = std::max(mine, solve_unit(u, k, beta, changes));
+        mine = std::max(mine, solve_unit(u, k, changes));
         if (coarse_next) gather_unit(u);
       });
       largest_of[k % 2][std::size_t(me)] = mine;
@@ -571,8 +562,7 @@ int passes_until_still(const Schedule& s, RestingPoints& points, std::vector<Rig
       if (coarse_next) {
         coarse_step(k + 1);
         last_change = 0;
-        beta = 0;
-      } else if (k + 1 == max_passes) {
+      } else if (settings.conjugate) {
         each_unit([&](std::size_t u) { step_unit(u, beta); });
       }
     }
@@ -606,7 +596,7 @@ RestingPoint resting_point(const RestingFace& face, std::uint32_t face_index, co
   r.stored = RestingImpulses::none;
   r.held = Vec3::Zero();
   r.push_impulse = 0;
-  r.direction = Eigen::Vector3f::Zero();
+  r.change = r.direction = Eigen::Vector3f::Zero();
   const Mat3 K = collision_matrix(a.inverse_mass, bodies.inverse_inertia[face.a], r.r_a(), b.inverse_mass,
                                   bodies.inverse_inertia[face.b], r.r_b(face, bodies.velocities));
   const ContactFrame frame = face.frame();

@@ -52,9 +52,9 @@ struct RestingFace {
   ContactFrame frame() const { return {normal, tangent}; }
 };
 
-// A support point of a resting face, with what the passes accumulate: 128 bytes, where a
+// A support point of a resting face, with what the passes accumulate: 136 bytes, where a
 // settled heap holds ~30 a grain, streamed once a pass (docs/benchmarks.md: it was 400, then
-// 280, 224, 200, 184, 168, 144, 136; the twentieth pass). What its impulses work on the bodies is booked by unit
+// 280, 224, 200, 184, 168, 144; the eleventh pass). What its impulses work on the bodies is booked by unit
 // (rest()). Vectors marked local are in its face's ContactFrame; its bodies are its face's.
 // Made by resting_point() alone: its default constructor leaves it unset (RestingPoints).
 struct RestingPoint {
@@ -71,9 +71,10 @@ struct RestingPoint {
   double touch;                // normal velocity plus correction that ends the step touching, m/s
   Vec3 held;                   // local, accumulated on the velocities: normal ≥ 0, |friction| ≤ μ × normal
   double push_impulse;         // accumulated on the corrections along n, ≥ 0
-  // Local, its part of the conjugate direction (rest(), below): in single precision, as it
-  // only steers the next step along the direction, which the pass projects (docs/benchmarks.md,
-  // "The eleventh pass").
+  // Local, what the last pass changed its impulse by and its part of the conjugate direction
+  // (rest(), below): in single precision, as they only steer the next step along the
+  // direction, which the pass after it projects (docs/benchmarks.md, "The eleventh pass").
+  Eigen::Vector3f change;
   Eigen::Vector3f direction;
 
   double normal_impulse() const { return held.x(); }
