@@ -13,6 +13,7 @@
 
 #include "solver/contacts/islands.h"
 #include "solver/impulse/coarse_step.h"
+#include "solver/impulse/move_to.h"
 #include "solver/impulse/tiles.h"
 #include "solver/parallel_loops.h"
 #include "solver/team_barrier.h"
@@ -157,26 +158,6 @@ std::atomic<std::int64_t> crowded_until{0};
 constexpr std::chrono::seconds crowded_pause{2};
 // The teams' waits that tell (per thread that calls rest()).
 thread_local CrowdWatch crowd_watch;
-
-// Moves items[k] to items[to[k]] for every k (`to` a permutation), in place, cycle by cycle:
-// each place is filled from where its item is, one copy an item.
-template <class Items>
-void move_to(Items& items, const std::vector<std::uint32_t>& to) {
-  std::vector<std::uint32_t> from(items.size());
-  for (std::size_t k = 0; k < items.size(); ++k) from[to[k]] = std::uint32_t(k);
-  std::vector<char> done(items.size(), false);
-  for (std::size_t start = 0; start < items.size(); ++start) {
-    if (done[start]) continue;
-    const typename Items::value_type first = items[start];
-    std::size_t k = start;
-    for (; from[k] != start; k = from[k]) {
-      done[k] = true;
-      items[k] = items[from[k]];
-    }
-    done[k] = true;
-    items[k] = first;
-  }
-}
 
 // Greedy colouring in point order: each unit takes the lowest colour that none of its grains
 // has taken yet (`pairs`: each point's bodies A and B); a tile's units go colour by colour,
