@@ -619,43 +619,53 @@ SolvedIslands solve_islands(const std::vector<bool>& is_static, const RestingImp
                             PhaseTimes& times) {
   std::optional<PhaseTimer> timer(std::in_place, times, Phase::resting_setup);
   RestingPoints& points = resting.points;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs(points.size());
+  for (std::size_t k = 0; k < points.size(); ++k) pairs[k] = {resting.face_of(points[k]).a, resting.face_of(points[k]).b};
+  // The islands and their schedules, on one thread, while the others warm start the points
+  // (they need only the points' bodies): serial, they were a third of the resting points' time
+  // on two threads (docs/benchmarks.md, "The twentieth pass").
+  std::vector<Island> islands;
+  std::vector<Schedule> schedules;
+  std::vector<int> pass_limits;
   // Each point starts from what it has applied in this step's earlier sweeps, so that a later
   // sweep may take back some of it; a point met for the first time applies β times its
   // impulse of the last step first.
   std::vector<char> warm_started(points.size(), false);
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs(points.size());
-#pragma omp parallel for schedule(static) if (points.size() >= smallest_parallel_loop)
-  for (std::size_t k = 0; k < points.size(); ++k) {
-    RestingPoint& p = points[k];
-    const RestingFace& face = resting.face_of(p);
-    pairs[k] = {face.a, face.b};
-    const ContactFrame frame = face.frame();
-    p.stored = impulses.place_of(resting.key(p));
-    const RestingImpulses::Found found = impulses.at(p.stored);
-    if (found.impulse && found.this_step) {
-      p.held = held_from(frame, found.impulse->cast<double>());
-      continue;
+#pragma omp parallel if (points.size() >= smallest_parallel_loop)
+  {
+#pragma omp single nowait
+    {
+      islands = contact_islands(pairs, is_static);
+      std::vector<std::uint64_t> taken(bodies.velocities.size(), 0);
+      schedules.reserve(islands.size());
+      pass_limits.reserve(islands.size());
+      for (const Island& island : islands) {
+        schedules.push_back(schedule(island.contacts, pairs, is_static, bodies.velocities, taken));
+        const long long budget = (long long)settings.passes_per_layer * (island_layers(island, pairs, is_static) + 10);
+        pass_limits.push_back(int(std::min<long long>(settings.max_passes, budget)));
+      }
     }
-    if (!found.impulse || settings.warm_start == 0) continue;
-    p.held = held_from(frame, settings.warm_start * found.impulse->cast<double>());
-    const double cap = face.friction * p.held.x();
-    const double friction = std::hypot(p.held.y(), p.held.z());
-    if (friction > cap) {
-      p.held.y() *= cap / friction;
-      p.held.z() *= cap / friction;
+#pragma omp for schedule(dynamic, 1024)
+    for (std::size_t k = 0; k < points.size(); ++k) {
+      RestingPoint& p = points[k];
+      const RestingFace& face = resting.face_of(p);
+      const ContactFrame frame = face.frame();
+      p.stored = impulses.place_of(resting.key(p));
+      const RestingImpulses::Found found = impulses.at(p.stored);
+      if (found.impulse && found.this_step) {
+        p.held = held_from(frame, found.impulse->cast<double>());
+        continue;
+      }
+      if (!found.impulse || settings.warm_start == 0) continue;
+      p.held = held_from(frame, settings.warm_start * found.impulse->cast<double>());
+      const double cap = face.friction * p.held.x();
+      const double friction = std::hypot(p.held.y(), p.held.z());
+      if (friction > cap) {
+        p.held.y() *= cap / friction;
+        p.held.z() *= cap / friction;
+      }
+      warm_started[k] = true;
     }
-    warm_started[k] = true;
-  }
-  const std::vector<Island> islands = contact_islands(pairs, is_static);
-  std::vector<std::uint64_t> taken(bodies.velocities.size(), 0);
-  std::vector<Schedule> schedules;
-  std::vector<int> pass_limits;
-  schedules.reserve(islands.size());
-  pass_limits.reserve(islands.size());
-  for (const Island& island : islands) {
-    schedules.push_back(schedule(island.contacts, pairs, is_static, bodies.velocities, taken));
-    const long long budget = (long long)settings.passes_per_layer * (island_layers(island, pairs, is_static) + 10);
-    pass_limits.push_back(int(std::min<long long>(settings.max_passes, budget)));
   }
 
   // The passes read the points in schedule order: moved there, island after island, they
