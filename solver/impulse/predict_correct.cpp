@@ -57,8 +57,8 @@ SweepContacts collide_and_gather(World& world, const ImpulseSettings& settings, 
     }
   }
   found.contacts = std::vector<Contact>();  // `= {}` would keep the capacity
-  // A settled heap's every step ends with such a sweep, and building its points took a
-  // quarter of the resting points' time (docs/benchmarks.md, "The twentieth pass").
+  // A settled heap's every step ends with such a sweep, and building its points took a fifth
+  // of the resting points' time (docs/benchmarks.md, "The twentieth pass").
   if (colliding.empty()) {
     double deepest = 0;
     for (const SupportPoint& p : found.points) deepest = std::max(deepest, p.depth);

@@ -622,7 +622,7 @@ SolvedIslands solve_islands(const std::vector<bool>& is_static, const RestingImp
   std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs(points.size());
   for (std::size_t k = 0; k < points.size(); ++k) pairs[k] = {resting.face_of(points[k]).a, resting.face_of(points[k]).b};
   // The islands and their schedules, on one thread, while the others warm start the points
-  // (they need only the points' bodies): serial, they were a third of the resting points' time
+  // (they need only the points' bodies): serial, they were an eighth of the resting points' time
   // on two threads (docs/benchmarks.md, "The twentieth pass").
   std::vector<Island> islands;
   std::vector<Schedule> schedules;
