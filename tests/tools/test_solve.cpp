@@ -2,6 +2,8 @@
 // out; bad inputs give one error line and no output (restarts: test_solve_restart.cpp).
 #include <gtest/gtest.h>
 
+#include <sched.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -279,6 +281,14 @@ TEST(Solve, SaysItsThreadsAndWaitsPassivelyUnlessTold) {
   EXPECT_EQ(first_line("OMP_NUM_THREADS=2"), "scree-solve: 1 grain, 2 threads (OMP_NUM_THREADS), waiting passive (OMP_WAIT_POLICY)");
   EXPECT_EQ(first_line("OMP_NUM_THREADS=1 OMP_WAIT_POLICY=active"),
             "scree-solve: 1 grain, 1 thread (OMP_NUM_THREADS), waiting active (OMP_WAIT_POLICY)");
+  // Bound threads keep every processor the run was allowed: running itself again for the
+  // waiting policy, the tool had been left the first place's processor alone.
+  cpu_set_t allowed;
+  ASSERT_EQ(sched_getaffinity(0, sizeof allowed, &allowed), 0);
+  const int processors = CPU_COUNT(&allowed);
+  EXPECT_EQ(first_line("OMP_NUM_THREADS=2 OMP_PROC_BIND=true OMP_PLACES=threads"),
+            "scree-solve: 1 grain, 2 threads (OMP_NUM_THREADS), waiting passive (OMP_WAIT_POLICY), bound to " +
+                std::to_string(processors) + (processors == 1 ? " place" : " places") + " (OMP_PROC_BIND)");
 }
 
 TEST(Solve, StepAboveCourantLimitRunsWhenAllowed) {
