@@ -620,7 +620,10 @@ SolvedIslands solve_islands(const std::vector<bool>& is_static, const RestingImp
   std::optional<PhaseTimer> timer(std::in_place, times, Phase::resting_setup);
   RestingPoints& points = resting.points;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs(points.size());
-  for (std::size_t k = 0; k < points.size(); ++k) pairs[k] = {resting.face_of(points[k]).a, resting.face_of(points[k]).b};
+  for (std::size_t k = 0; k < points.size(); ++k) {
+    const RestingFace& face = resting.face_of(points[k]);
+    pairs[k] = {face.a, face.b};
+  }
   // The islands and their schedules, on one thread, while the others warm start the points
   // (they need only the points' bodies): serial, they were an eighth of the resting points' time
   // on two threads (docs/benchmarks.md, "The twentieth pass").
