@@ -8,7 +8,7 @@
 # passes' and the rest's), resting passes, peak RSS, the medians of the rounds' ratios one
 # thread / two and this heap's time a step a grain / the first heap's, the contacts a grain
 # and the time per step per contact (docs/benchmarks.md, "The settled heap at 250, 1000 and
-# 4000 grains").
+# 4000 grains"); then each round's ratios, which the medians hide.
 #
 #   bench/heaps/run.sh [BUILD_DIR]      HEAPS="250 1000 4000" (default "250 1000"; 4000
 #                                       adds about 25 minutes of settling on two cores)
@@ -90,7 +90,7 @@ run_heap() {
 # afresh, is not counted either (docs/benchmarks.md, "The ninth pass"). Its time a step a
 # grain is split into the resting passes' (velocity and correction passes, whose count may
 # grow with a heap's depth) and the rest of the step's (docs/benchmarks.md, "The thirteenth
-# pass"). Each round's ratios follow the table.
+# pass").
 #
 # Every round runs each heap on one and on two threads in turn, REPEAT rounds: this machine's
 # speed and its second core come and go over minutes (one heap's time a step a grain moved by
