@@ -54,7 +54,7 @@ struct StepSettings {
 };
 
 struct StepReport {
-  std::size_t contacts = 0;       // contacts found by the last sweep that searched in full (not a check)
+  std::size_t contacts = 0;       // contact points found in the last sweep
   std::size_t islands = 0;        // islands resolved, all sweeps
   std::int64_t increments = 0;    // ETM impulses applied
   int sweeps = 0;                 // predict–correct sweeps used

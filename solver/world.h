@@ -80,10 +80,6 @@ struct World {
   NeighbourList neighbours;
   // The nodes of each grain pair near touching, kept from step to step: a cache likewise.
   NearNodeCache near_nodes;
-  // Whether the last step ended with every contact still (certainly_still()): the next step's
-  // later sweeps check that first. A hint for speed only (the full search tells the same), so
-  // checkpoints leave it out.
-  bool ended_still = false;
 
   std::size_t grain_count() const { return id.size(); }
   // Adds a grain of `density` (kg/m³) with a unit quaternion, taken as it is, after the other

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <cmath>
 #include <limits>
 #include <numbers>
@@ -21,10 +20,6 @@ namespace {
 // Grains whose bounding radii differ by less than this factor sample each other both ways.
 constexpr double both_ways_ratio = 2;
 
-// Extremes of a face's nodes within this fraction of the glue distance of each other are ties
-// (add_support_points()).
-constexpr double support_tie = 1e-3;
-
 // A pair's near nodes are listed this many of the other's voxels beyond the margin.
 constexpr double near_node_skin = 1;
 
@@ -37,7 +32,7 @@ void add_support_points(std::vector<SupportPoint>& points, const std::vector<Nod
                         const std::vector<std::uint32_t>& members, const Vec3& n, double glue_distance,
                         const Vec3& centroid) {
   const Vec3 t1 = n.unitOrthogonal(), t2 = n.cross(t1);
-  const double tie = support_tie * glue_distance;
+  const double tie = 1e-3 * glue_distance;
   // The nine measures of every member, found once: its depth, then its reach along the eight
   // directions, measure by measure.
   constexpr int measures = 9;
@@ -110,13 +105,9 @@ class ContactFinder {
   // Contacts take the nodes inside and those within `margin` outside: a resting contact keeps
   // its points while round-off moves it in and out, and a face about to strike collides as a
   // whole, not first with the half that happens to be a hair deeper.
-  // With `still`, the finder also notes whether every node it finds meets those limits; with
-  // `check_only` it does nothing else, and stops at the first that does not (certainly_still()).
   ContactFinder(const World& world, const std::vector<RigidBody>& posed, double dt, double margin,
-                NearNodeCache* near_nodes, const RestingImpulses* loaded, const StillLimits* still = nullptr,
-                bool check_only = false)
-      : world_(world), posed_(posed), dt_(dt), margin_(margin), cache_(near_nodes), loaded_(loaded), still_(still),
-        check_only_(check_only) {
+                NearNodeCache* near_nodes, const RestingImpulses* loaded)
+      : world_(world), posed_(posed), dt_(dt), margin_(margin), cache_(near_nodes), loaded_(loaded) {
     for (std::size_t i = 0; i < world.grain_count(); ++i)
       poses_.push_back({posed[i].position, posed[i].orientation, world.scale[i]});
   }
@@ -156,18 +147,14 @@ class ContactFinder {
       Batch& batch = batches[std::size_t(me)];
 #pragma omp for schedule(dynamic, 16) nowait
       for (std::size_t k = 0; k < pairs.size(); ++k) {
-        if (check_only_ && moving()) continue;
         std::array<NearNodes, 2>* pair_near = nullptr;
         if (cached_pairs) {
           pair_near = &cache_->near[k];
         } else if (cache_) {
+          pair_near = &near[k];
           const std::uint64_t key = pair_key(pairs[k].first, pairs[k].second);
           const auto it = std::lower_bound(cache_->pairs.begin(), cache_->pairs.end(), key);
-          const bool listed = it != cache_->pairs.end() && *it == key;
-          // A check leaves the cache its pairs, and uses their lists where they lie; a search
-          // that stops early would lose those of the pairs it did not reach.
-          pair_near = check_only_ ? (listed ? &cache_->near[std::size_t(it - cache_->pairs.begin())] : &near[k]) : &near[k];
-          if (listed && !check_only_) *pair_near = std::move(cache_->near[std::size_t(it - cache_->pairs.begin())]);
+          if (it != cache_->pairs.end() && *it == key) *pair_near = std::move(cache_->near[std::size_t(it - cache_->pairs.begin())]);
         }
         pieces[k].begin(batch, me);
         grain_pair(batch, pairs[k].first, pairs[k].second, pair_near);
@@ -175,24 +162,21 @@ class ContactFinder {
       }
 #pragma omp for schedule(dynamic, 16)
       for (std::uint32_t i = 0; i < n; ++i) {
-        if (check_only_ && moving()) continue;
         pieces[pairs.size() + i].begin(batch, me);
         for (std::size_t w = 0; w < world_.walls.size(); ++w) grain_wall(batch, i, w);
         if (world_.terrain) grain_terrain(batch, i);
         pieces[pairs.size() + i].end(batch);
       }
     }
-    if (cache_ && !cached_pairs && !check_only_) {
+    if (cache_ && !cached_pairs) {
       cache_->pairs.clear();
       for (const BodyPair& p : pairs) cache_->pairs.push_back(pair_key(p.first, p.second));
       cache_->near = std::move(near);
     }
-    if (check_only_) return {};
     // Joined into arrays of their exact size: grown by doubling, the faces' array alone held
     // up to twice its size at the step's peak of memory (docs/benchmarks.md, "The ninth
     // pass"). A contact's face and a face's first point are numbered anew.
     FoundContacts found;
-    found.still = still_ && !moving();
     std::size_t contact_count = 0, face_count = 0, point_count = 0;
     for (const Batch& batch : batches)
       contact_count += batch.contacts.size(), face_count += batch.faces.size(), point_count += batch.points.size();
@@ -212,24 +196,7 @@ class ContactFinder {
     return found;
   }
 
-  // Whether a node failed the limits of a check (certainly_still()).
-  bool moving() const { return moving_.load(std::memory_order_relaxed); }
-
  private:
-  // A contact point of A on B, `depth` deep, against the limits of `still_`, `tie` deeper
-  // allowed.
-  void check(std::uint32_t a, std::uint32_t b, const Vec3& point, double depth, double tie) {
-    const Vec3 u = posed_[a].velocity_at(point - posed_[a].position) - posed_[b].velocity_at(point - posed_[b].position);
-    if (depth > still_->depth + tie || !(u.squaredNorm() < still_->speed * still_->speed))
-      moving_.store(true, std::memory_order_relaxed);
-  }
-  // A's nodes on B, a tie of A's support points deeper allowed; a sphere's one point is its
-  // own support point, and gets none.
-  void check(std::uint32_t a, std::uint32_t b, const std::vector<NodeContact>& nodes) {
-    const double tie = support_tie * shape(a).glue_distance * world_.scale[a];
-    for (const NodeContact& c : nodes) check(a, b, c.point, c.depth, tie);
-  }
-
   double radius(std::size_t i) const { return world_.shapes[world_.shape[i]].bounding_radius * world_.scale[i]; }
   const GrainShape& shape(std::size_t i) const { return world_.shapes[world_.shape[i]]; }
   // The bounding radius is the farthest node; the level set's surface bulges a little beyond
@@ -290,8 +257,7 @@ class ContactFinder {
   // between grains each is a face of its own.
   void add_patches(Batch& batch, std::uint32_t a, std::uint32_t b, std::int32_t wall, std::int32_t face,
                    const std::vector<NodeContact>& nodes) {
-    if (still_) check(a, b, nodes);
-    if (check_only_ || nodes.empty()) return;
+    if (nodes.empty()) return;
     const double glue = shape(a).glue_distance * world_.scale[a];
     for (const ContactPatch& p : glue_contacts(nodes, shape(a).glued_nodes, default_glue_angle, margin(a))) {
       std::int32_t patch_face = face;
@@ -308,8 +274,6 @@ class ContactFinder {
   // A contact of one point (a sphere's), with its face.
   void add_point_contact(Batch& batch, std::uint32_t a, std::uint32_t b, std::int32_t wall, std::int32_t plane, const Vec3& point,
                          const Vec3& normal, double depth) {
-    if (still_) check(a, b, point, depth, 0);
-    if (check_only_) return;
     batch.contacts.push_back({a, b, point, normal, depth, wall, std::int32_t(batch.faces.size())});
     batch.points.push_back({(point - posed_[a].position).cast<float>(), -1, depth});
     add_face(batch, a, b, wall, plane, normal, batch.points.size() - 1);
@@ -373,8 +337,7 @@ class ContactFinder {
             const double d = centre + pose.scale * body_normal.dot(node);
             if (d < margin(i)) nodes.push_back({k, pose.position + pose.orientation * (pose.scale * node), normal, -d});
           });
-      if (still_) check(i, body, nodes);
-      if (check_only_ || nodes.empty()) continue;
+      if (nodes.empty()) continue;
       std::sort(nodes.begin(), nodes.end(), [](const NodeContact& a, const NodeContact& b) { return a.node < b.node; });
       std::vector<std::uint32_t> all(nodes.size());
       std::iota(all.begin(), all.end(), 0u);
@@ -418,9 +381,6 @@ class ContactFinder {
   double dt_, margin_;
   NearNodeCache* cache_;
   const RestingImpulses* loaded_;  // nodes that carry resting impulse stay support points (find_contacts)
-  const StillLimits* still_;
-  bool check_only_;
-  std::atomic<bool> moving_{false};  // a node failed `still_`
   std::vector<Pose> poses_;
 };
 
@@ -428,15 +388,8 @@ class ContactFinder {
 
 FoundContacts find_contacts(const World& world, const std::vector<RigidBody>& posed, double dt, double margin,
                             NeighbourList* neighbours, double skin, NearNodeCache* near_nodes,
-                            const RestingImpulses* loaded, const StillLimits* still) {
-  return ContactFinder(world, posed, dt, margin, near_nodes, loaded, still).find(neighbours, skin);
-}
-
-bool certainly_still(const World& world, const std::vector<RigidBody>& posed, double dt, double margin,
-                     NeighbourList* neighbours, double skin, NearNodeCache* near_nodes, const StillLimits& still) {
-  ContactFinder finder(world, posed, dt, margin, near_nodes, nullptr, &still, true);
-  finder.find(neighbours, skin);
-  return !finder.moving();
+                            const RestingImpulses* loaded) {
+  return ContactFinder(world, posed, dt, margin, near_nodes, loaded).find(neighbours, skin);
 }
 
 ContactPoint contact_point(std::vector<RigidBody>& bodies, const Contact& c) {

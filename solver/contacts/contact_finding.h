@@ -52,7 +52,6 @@ struct FoundContacts {
   std::vector<Contact> contacts;  // pairs in order, then each grain against the walls and the terrain
   std::vector<SupportFace> faces;
   std::vector<SupportPoint> points;  // the faces' support points, face after face
-  bool still = false;                // every node within the search's StillLimits, when given
 
   std::span<const SupportPoint> points_of(const SupportFace& face) const {
     return std::span<const SupportPoint>(points).subspan(face.first_point, face.point_count);
@@ -70,29 +69,9 @@ struct FoundContacts {
 // that is no extreme where a sweep poses the grain may be one once the sweep tips it, and
 // left out it would go into the wall and be pushed out in the next sweep, lifting the grain
 // off its other supports (docs/theory.md, "The resting solve").
-// With `still`, it also tells whether every node it found met those limits (FoundContacts::still,
-// certainly_still()).
-struct StillLimits {
-  double speed;  // m/s, relative to the other body: slower than this
-  double depth;  // m: no deeper than this (a level-set grain's nodes: and a tie, certainly_still())
-};
 FoundContacts find_contacts(const World& world, const std::vector<RigidBody>& posed, double dt, double margin,
                             NeighbourList* neighbours = nullptr, double skin = 0, NearNodeCache* near_nodes = nullptr,
-                            const RestingImpulses* loaded = nullptr, const StillLimits* still = nullptr);
-
-// Whether a search (find_contacts, the same arguments but `loaded`) would find every node in
-// contact moving relative to the other body slower than `still.speed` and no deeper than
-// `still.depth` and a tie, 1e-3 of the grain's glue distance (a sphere's contact point: no
-// tie): FoundContacts::still. Then no contact is faster (a contact's point lies among its
-// nodes, glue_contacts weighing them by depth, never below 0, and its normal is a unit
-// vector), and no support point deeper than the limit and the tie (a face's deepest support
-// point is a node within a tie of its deepest: add_support_points). It samples the nodes as
-// the search does, its near nodes kept the same way, but glues none into contacts, chooses no
-// support points and stops at the first node that fails: a settled heap's every step ended
-// with a search that cost as much as the one that solved it (docs/benchmarks.md, "The
-// twenty-second pass").
-bool certainly_still(const World& world, const std::vector<RigidBody>& posed, double dt, double margin,
-                     NeighbourList* neighbours, double skin, NearNodeCache* near_nodes, const StillLimits& still);
+                            const RestingImpulses* loaded = nullptr);
 
 // The contact's point on `bodies` (posed or corrections), for impulses and velocities there.
 ContactPoint contact_point(std::vector<RigidBody>& bodies, const Contact& c);

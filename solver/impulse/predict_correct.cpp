@@ -1,7 +1,6 @@
 #include "solver/impulse/predict_correct.h"
 
 #include <algorithm>
-#include <limits>
 #include <optional>
 
 #include "solver/contacts/contact_finding.h"
@@ -16,14 +15,8 @@ namespace {
 // What a sweep met before its resting solve.
 struct SweepContacts {
   bool collided;   // some contact approached faster than the resting speed
-  double deepest;  // m, the deepest resting support point (or a depth it is no deeper than)
-  bool still = false;  // every contact's node slower than the resting speed and no deeper than allowed
+  double deepest;  // m, the deepest resting support point
 };
-
-// A check (certainly_still()) counts a node as slower than the resting speed below this
-// fraction of it: a contact's point, the nodes' weighted mean, may move faster than all of
-// them by round-off.
-constexpr double check_speed = 1 - 1e-9;
 
 // A sweep up to its resting solve, where `posed` would take the bodies: contacts found (the
 // nodes that carry `impulses`, the resting impulses so far, kept as support points),
@@ -38,20 +31,8 @@ SweepContacts collide_and_gather(World& world, const ImpulseSettings& settings, 
                                  std::vector<RigidBody>& posed, const RestingBodies& resting_bodies,
                                  const RestingImpulses& impulses, RestingContacts& resting, StepReport& report) {
   std::optional<PhaseTimer> timer(std::in_place, report.times, Phase::contact_search);
-  // A later sweep ends the step when every contact's node is still (certainly_still(): then no
-  // contact collides and no support point is deeper than `done_depth` by more than a tie). It
-  // checks that first, which needs no contacts, when the last step ended so (a settled heap's
-  // steps do), and searches in full otherwise or when the check fails; the full search tells
-  // the same, so the step is the same either way. A sweep that ends so counts no contacts
-  // (StepReport::contacts).
-  const StillLimits still{closing ? std::numeric_limits<double>::infinity() : check_speed * resting_speed, done_depth};
-  const bool later = done_depth >= 0;
-  if (later && world.ended_still &&
-      certainly_still(world, posed, dt, resting_speed * dt, &world.neighbours, skin, &world.near_nodes, still))
-    return {false, done_depth, true};
-  FoundContacts found = find_contacts(world, posed, dt, resting_speed * dt, &world.neighbours, skin, &world.near_nodes,
-                                      &impulses, later ? &still : nullptr);
-  if (found.still) return {false, done_depth, true};
+  FoundContacts found =
+      find_contacts(world, posed, dt, resting_speed * dt, &world.neighbours, skin, &world.near_nodes, &impulses);
   report.contacts = found.contacts.size();
   timer.emplace(report.times, Phase::collisions);
 
@@ -196,7 +177,6 @@ void solve_by_impulses(World& world, const StepSettings& settings, std::vector<R
   // step keeps its own.
   RestingImpulses impulses = std::move(world.resting_impulses);
   const int sweeps = std::max(settings.impulse.boundary_iterations, 1);
-  bool ended_still = false;
   for (int sweep = 0; sweep < sweeps; ++sweep) {
     // Built afresh each sweep: the last sweep's, held through this one's contact search,
     // would make that the step's peak of memory (docs/benchmarks.md, "The eighth pass").
@@ -216,7 +196,6 @@ void solve_by_impulses(World& world, const StepSettings& settings, std::vector<R
     // Done when nothing collides and the step ends with resting contacts touching, to a
     // hundredth of what one step of gravity would move. The first sweep always solves: its
     // warm start is what holds a heap still.
-    ended_still = met.still;
     if (!met.collided && (resting.points.empty() || (sweep > 0 && met.deepest <= tolerated_depth))) break;
     report.sweeps = sweep + 1;
 
@@ -236,7 +215,6 @@ void solve_by_impulses(World& world, const StepSettings& settings, std::vector<R
     }
   }
 
-  world.ended_still = ended_still;
   impulses.keep_this_step();
   world.resting_impulses = std::move(impulses);
 }

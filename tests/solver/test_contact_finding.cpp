@@ -1,8 +1,7 @@
 // Contact finding, the first unit of the impulse scheme's phase 2, on its own: where bodies
 // are posed, the contacts between spheres and against walls in closed form, a flat face
-// against a wall as one glued contact whose support points are the face's corners, the still
-// check against the search's contacts, the same contacts from the neighbour list as from a
-// fresh broad phase, and overlaps of a state.
+// against a wall as one glued contact whose support points are the face's corners, the same
+// contacts from the neighbour list as from a fresh broad phase, and overlaps of a state.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -138,43 +137,6 @@ TEST(ContactFinding, AFaceKeepsTheNodesThatCarryLoadAmongItsSupportPoints) {
   EXPECT_NEAR(kept->depth, 1e-4, 1e-6);
   EXPECT_TRUE(std::is_sorted(points.begin(), points.end(),
                              [](const SupportPoint& a, const SupportPoint& b) { return a.node < b.node; }));
-}
-
-// The still check (certainly_still) of the box on the floor, rocking as it sinks: it passes
-// when every contact node is slower than its speed limit and no deeper than its depth limit
-// and a tie of the support points (1e-3 of the glue distance), the full search with the same
-// limits tells the same, and where it passes the face's contact is slower still. The limits
-// change nothing of what the full search finds.
-TEST(ContactFinding, AStillCheckBoundsTheContactsSpeedsAndTheSupportPointsDepths) {
-  World w = box_on_the_floor();
-  w.bodies[0].velocity = Vec3(0.01, 0, -0.02);
-  w.bodies[0].angular_velocity = Vec3(0.3, -0.2, 0.1);
-  const FoundContacts plain = find_contacts(w, w.bodies, 1e-3, 0);
-  ASSERT_EQ(plain.contacts.size(), 1u);
-  // The nodes' relative velocity is affine in their place, so the fastest is a corner of the
-  // face, and the corners are support points.
-  double fastest = 0;
-  for (const SupportPoint& p : face_points(plain, 0))
-    fastest = std::max(fastest, w.bodies[0].velocity_at(p.arm.cast<double>()).norm());
-  ASSERT_GT(fastest, 0.03);
-  const double tie = 1e-3 * w.shapes[0].glue_distance;
-  auto check = [&](double speed, double depth) {
-    const StillLimits limits{speed, depth};
-    NeighbourList neighbours;
-    NearNodeCache near;
-    const bool still = certainly_still(w, w.bodies, 1e-3, 0, &neighbours, 0, &near, limits);
-    const FoundContacts found = find_contacts(w, w.bodies, 1e-3, 0, nullptr, 0, nullptr, nullptr, &limits);
-    EXPECT_EQ(found.still, still) << speed << " m/s, " << depth << " m";
-    EXPECT_EQ(found.contacts.size(), plain.contacts.size());
-    EXPECT_EQ(found.points.size(), plain.points.size());
-    return still;
-  };
-  EXPECT_TRUE(check(1.001 * fastest, 1e-4));
-  EXPECT_FALSE(check(0.999 * fastest, 1e-4));
-  EXPECT_TRUE(check(1, 1e-4 - 0.9 * tie));   // the nodes lie 0.1 mm deep
-  EXPECT_FALSE(check(1, 1e-4 - 1.1 * tie));
-  const Contact& c = plain.contacts[0];
-  EXPECT_LT(std::abs(c.normal.dot(w.bodies[0].velocity_at(c.point - w.bodies[0].position))), fastest);
 }
 
 // The neighbour list, kept from step to step with a skin, gives the broad phase's pairs: the

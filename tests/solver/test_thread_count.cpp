@@ -1,6 +1,6 @@
 // Determinism across thread counts (Jolt's determinism tests): the contact search runs in
 // parallel batches joined in a fixed order, so a heap stepped on one thread and on several
-// ends bit for bit the same; and the same whether its steps check for stillness first.
+// ends bit for bit the same.
 #include <gtest/gtest.h>
 #include <omp.h>
 
@@ -38,20 +38,14 @@ World falling_heap() {
   return w;
 }
 
-// With `check_first` false, no step checks that it is still before it searches in full
-// (World::ended_still, a hint); `still_steps` counts the steps that ended still.
-World run_on(int threads, int steps, bool check_first = true, int* still_steps = nullptr) {
+World run_on(int threads, int steps) {
   const int before = omp_get_max_threads();
   omp_set_num_threads(threads);
   World w = falling_heap();
   StepSettings s;
   s.time_step = 2e-3;
   s.impulse.boundary_iterations = 3;
-  for (int i = 0; i < steps; ++i) {
-    if (!check_first) w.ended_still = false;
-    advance(w, s);
-    if (still_steps) *still_steps += w.ended_still;
-  }
+  for (int i = 0; i < steps; ++i) advance(w, s);
   omp_set_num_threads(before);
   return w;
 }
@@ -75,22 +69,6 @@ TEST_P(ThreadCount, AHeapEndsBitForBitAsOnOneThread) {
     }
   EXPECT_TRUE(same_bits(one.energy.total(), many.energy.total()));
   EXPECT_EQ(one.resting_impulses.size(), many.resting_impulses.size());
-}
-
-// A step's later sweeps check that every contact is still before they search in full when the
-// last step ended so (certainly_still(); the full search tells the same): a hint for speed, so
-// the heap ends the same bit for bit without it.
-TEST(ThreadCount, AHeapEndsBitForBitWhetherItsStepsCheckFirstOrNot) {
-  const int steps = 300;
-  int still_steps = 0;
-  const World checked = run_on(1, steps, true, &still_steps), searched = run_on(1, steps, false);
-  EXPECT_GT(still_steps, 30);  // the heap has come to rest
-  for (std::size_t i = 0; i < checked.grain_count(); ++i)
-    for (int c = 0; c < 3; ++c) {
-      EXPECT_TRUE(same_bits(checked.bodies[i].position[c], searched.bodies[i].position[c])) << "grain " << i;
-      EXPECT_TRUE(same_bits(checked.bodies[i].velocity[c], searched.bodies[i].velocity[c])) << "grain " << i;
-    }
-  EXPECT_TRUE(same_bits(checked.energy.total(), searched.energy.total()));
 }
 
 // A crate of 26 × 26 × 13 balls at rest touching, shaken: one resting island of ~30 000
