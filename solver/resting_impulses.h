@@ -44,7 +44,7 @@ class RestingImpulses {
     const std::vector<Sorted> sorted = sorted_keys(entries.size(), [&](std::size_t k) { return entries[k].first; });
     entries_.reserve(sorted.size() + sorted.size() / 16);  // room for a step's new points, as update() keeps
     for (const Sorted& e : sorted) entries_.push_back(entries[e.index]);
-    this_step_.assign(entries_.size(), false);
+    this_step_.assign(entries_.size(), 0);
     index_grains();
   }
 
@@ -63,7 +63,7 @@ class RestingImpulses {
   }
   // The entry at a place place_of() gave (or `none`), as find() would.
   Found at(std::size_t place) const {
-    return place < entries_.size() ? Found{&entries_[place].second, this_step_[place]} : Found{nullptr, false};
+    return place < entries_.size() ? Found{&entries_[place].second, this_step_[place] != 0} : Found{nullptr, false};
   }
   // The impulse of `key` if the step under way set it, or nullptr.
   const Impulse* find_of_this_step(const RestingKey& key) const {
@@ -112,31 +112,19 @@ class RestingImpulses {
       }
       if (older > 0 && entries_[older - 1].first == key) --older;
       entries_[to] = {key, impulse_of(sorted[next - 1].index).template cast<float>()};
-      this_step_[to] = true;
+      this_step_[to] = 1;
       --next;
     }
     index_grains();
   }
-  // As above, for entries whose places the store gave since its entries last changed
-  // (place_at(k): place_of(key_of(k)), `none` for a key it had no entry for). Those it had are
-  // set where they lie, one write each; only the new ones are sorted and merged in. A settled
-  // heap's sweep meets nearly every point again, and the sort and merge of all of them took
-  // most of the resting books (docs/benchmarks.md, the seventeenth pass).
-  template <class KeyOf, class ImpulseOf, class PlaceAt>
-  void update(std::size_t count, const KeyOf& key_of, const ImpulseOf& impulse_of, const PlaceAt& place_at) {
-    std::vector<std::uint32_t> added;  // those it had no entry for, in the order given
-    for (std::size_t k = 0; k < count; ++k) {
-      const std::uint32_t where = place_at(k);
-      if (where == none) {
-        added.push_back(std::uint32_t(k));
-        continue;
-      }
-      entries_[where].second = impulse_of(k).template cast<float>();
-      this_step_[where] = true;
-    }
-    if (!added.empty())
-      update(added.size(), [&](std::size_t j) { return key_of(added[j]); },
-             [&](std::size_t j) { return impulse_of(added[j]); });
+  // Sets the entry at a place place_of() gave since the entries last changed, as the step's
+  // own: a settled heap's sweep meets nearly every point again, and the sort and merge of all
+  // of them took most of the resting books (docs/benchmarks.md, the seventeenth pass); only
+  // the keys the store had no entry for go to update(). Distinct places may be set by
+  // several threads at once (each entry's mark is a byte of its own).
+  void set_at(std::uint32_t place, const Impulse& impulse) {
+    entries_[place].second = impulse;
+    this_step_[place] = 1;
   }
   // The entries of `newer` as the step's own, as above.
   void update(const RestingImpulses& newer) {
@@ -149,7 +137,7 @@ class RestingImpulses {
     for (std::size_t k = 0; k < entries_.size(); ++k)
       if (this_step_[k]) entries_[kept++] = entries_[k];
     entries_.resize(kept);
-    this_step_.assign(kept, false);
+    this_step_.assign(kept, 0);
     index_grains();
   }
 
@@ -225,7 +213,7 @@ class RestingImpulses {
   }
 
   std::vector<Entry> entries_;   // sorted by key, keys unique
-  std::vector<bool> this_step_;  // by entry: set by the step under way (else the last step's)
+  std::vector<std::uint8_t> this_step_;  // by entry: 1 if set by the step under way (else the last step's)
   std::vector<std::uint32_t> first_of_a_;  // A's entries: [first_of_a_[A], first_of_a_[A + 1])
 };
 

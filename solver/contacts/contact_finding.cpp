@@ -175,23 +175,38 @@ class ContactFinder {
     }
     // Joined into arrays of their exact size: grown by doubling, the faces' array alone held
     // up to twice its size at the step's peak of memory (docs/benchmarks.md, "The ninth
-    // pass"). A contact's face and a face's first point are numbered anew.
+    // pass"). A contact's face and a face's first point are numbered anew. Each piece is
+    // copied to where the pieces before it end, side by side (docs/benchmarks.md, "The
+    // twenty-third pass").
+    struct Place {
+      std::uint32_t contact, face, point;
+    };
+    std::vector<Place> at(pieces.size() + 1, Place{0, 0, 0});
+    for (std::size_t k = 0; k < pieces.size(); ++k) {
+      const Piece& piece = pieces[k];
+      at[k + 1] = {at[k].contact + piece.last_contact - piece.first_contact, at[k].face + piece.last_face - piece.first_face,
+                   at[k].point + piece.last_point - piece.first_point};
+    }
     FoundContacts found;
-    std::size_t contact_count = 0, face_count = 0, point_count = 0;
-    for (const Batch& batch : batches)
-      contact_count += batch.contacts.size(), face_count += batch.faces.size(), point_count += batch.points.size();
-    found.contacts.reserve(contact_count);
-    found.faces.reserve(face_count);
-    found.points.reserve(point_count);
-    for (const Piece& piece : pieces) {
+    found.contacts.resize(at.back().contact);
+    found.faces.resize(at.back().face);
+    found.points.resize(at.back().point);
+#pragma omp parallel for schedule(dynamic, 64) if (pieces.size() >= smallest_parallel_loop)
+    for (std::size_t k = 0; k < pieces.size(); ++k) {
+      const Piece& piece = pieces[k];
       const Batch& batch = batches[piece.thread];
-      const std::int32_t face_shift = std::int32_t(found.faces.size()) - std::int32_t(piece.first_face);
-      const std::uint32_t point_shift = std::uint32_t(found.points.size()) - piece.first_point;
-      for (std::uint32_t c = piece.first_contact; c < piece.last_contact; ++c)
-        found.contacts.push_back(batch.contacts[c]), found.contacts.back().face += face_shift;
-      for (std::uint32_t f = piece.first_face; f < piece.last_face; ++f)
-        found.faces.push_back(batch.faces[f]), found.faces.back().first_point += point_shift;
-      found.points.insert(found.points.end(), batch.points.begin() + piece.first_point, batch.points.begin() + piece.last_point);
+      const std::int32_t face_shift = std::int32_t(at[k].face) - std::int32_t(piece.first_face);
+      const std::uint32_t point_shift = at[k].point - piece.first_point;
+      for (std::uint32_t c = piece.first_contact, to = at[k].contact; c < piece.last_contact; ++c, ++to) {
+        found.contacts[to] = batch.contacts[c];
+        found.contacts[to].face += face_shift;
+      }
+      for (std::uint32_t f = piece.first_face, to = at[k].face; f < piece.last_face; ++f, ++to) {
+        found.faces[to] = batch.faces[f];
+        found.faces[to].first_point += point_shift;
+      }
+      std::copy(batch.points.begin() + piece.first_point, batch.points.begin() + piece.last_point,
+                found.points.begin() + at[k].point);
     }
     return found;
   }

@@ -159,17 +159,43 @@ constexpr std::chrono::seconds crowded_pause{2};
 // The teams' waits that tell (per thread that calls rest()).
 thread_local CrowdWatch crowd_watch;
 
+// The points as runs of one pair of bodies each, as they lie (points of one pair are found
+// one after another): the islands and schedules are made of runs, a few points each, rather
+// than of points (docs/benchmarks.md, "The twenty-third pass").
+struct PointRuns {
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;  // by run: its bodies A and B
+  std::vector<std::uint32_t> start;                            // run r: points start[r] .. start[r + 1]
+};
+
+PointRuns point_runs(const RestingContacts& resting) {
+  PointRuns runs;
+  const RestingPoints& points = resting.points;
+  for (std::size_t k = 0; k < points.size(); ++k) {
+    if (k > 0 && points[k].face == points[k - 1].face) continue;
+    const RestingFace& face = resting.face_of(points[k]);
+    if (!runs.pairs.empty() && runs.pairs.back() == std::pair(face.a, face.b)) continue;
+    runs.pairs.emplace_back(face.a, face.b);
+    runs.start.push_back(std::uint32_t(k));
+  }
+  runs.start.push_back(std::uint32_t(points.size()));
+  return runs;
+}
+
 // Greedy colouring in point order: each unit takes the lowest colour that none of its grains
-// has taken yet (`pairs`: each point's bodies A and B); a tile's units go colour by colour,
-// the order a pass had when threads shared it a colour at a time: a unit's change reaches the
-// units of its grains' later colours in the same pass. `taken` (by body, all zero for this
-// island's grains) is left marked. An island of `shared_island` points or more is cut into
-// tiles (tile_units()) at the places `posed`.
-Schedule schedule(const std::vector<std::uint32_t>& island, const std::vector<std::pair<std::uint32_t, std::uint32_t>>& pairs,
-                  const std::vector<bool>& is_static, const std::vector<RigidBody>& posed, std::vector<std::uint64_t>& taken) {
+// has taken yet; a tile's units go colour by colour, the order a pass had when threads shared
+// it a colour at a time: a unit's change reaches the units of its grains' later colours in the
+// same pass. The island is given as its runs (`runs`, in point order); the runs of one pair
+// next to each other in it are one unit. `taken` (by body, all zero for this island's grains)
+// is left marked. An island of `shared_island` points or more is cut into tiles (tile_units())
+// at the places `posed`.
+Schedule schedule(const std::vector<std::uint32_t>& island, const PointRuns& runs, const std::vector<bool>& is_static,
+                  const std::vector<RigidBody>& posed, std::vector<std::uint64_t>& taken) {
+  const std::vector<std::pair<std::uint32_t, std::uint32_t>>& pairs = runs.pairs;
   std::vector<std::uint32_t> unit_begin, unit_colour;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> unit_bodies;
+  std::size_t island_points = 0;
   for (std::size_t k = 0; k < island.size(); ++k) {
+    island_points += runs.start[island[k] + 1] - runs.start[island[k]];
     const auto [a, b] = pairs[island[k]];
     if (k > 0 && pairs[island[k - 1]] == pairs[island[k]]) continue;
     const bool b_moves = !is_static[b];
@@ -186,7 +212,7 @@ Schedule schedule(const std::vector<std::uint32_t>& island, const std::vector<st
   unit_begin.push_back(std::uint32_t(island.size()));
 
   Tiling tiling;
-  if (island.size() >= shared_island) {
+  if (island_points >= shared_island) {
     tiling = tile_units(unit_bodies, is_static, posed);
   } else {
     tiling.tile.assign(unit_bodies.size(), 0);
@@ -211,7 +237,8 @@ Schedule schedule(const std::vector<std::uint32_t>& island, const std::vector<st
   for (std::uint32_t u : order) {
     ++s.tile_start[tiling.tile[u] + 1];
     s.unit_start.push_back(std::uint32_t(s.points.size()));
-    for (std::uint32_t k = unit_begin[u]; k < unit_begin[u + 1]; ++k) s.points.push_back(island[k]);
+    for (std::uint32_t k = unit_begin[u]; k < unit_begin[u + 1]; ++k)
+      for (std::uint32_t q = runs.start[island[k]]; q < runs.start[island[k] + 1]; ++q) s.points.push_back(q);
   }
   s.unit_start.push_back(std::uint32_t(s.points.size()));
   for (std::uint32_t t = 0; t < tile_count; ++t) s.tile_start[t + 1] += s.tile_start[t];
@@ -352,11 +379,6 @@ int passes_until_still(const Schedule& s, RestingPoints& points, std::vector<Rig
                        const std::vector<bool>& is_static, std::vector<int>& moved, const RestingSettings& settings,
                        int max_passes, bool parallel, const Pass& pass, Work& work, bool* crowded = nullptr) {
   const std::size_t phases = s.phase_start.size() - 1;
-  for (std::uint32_t k : s.points) {
-    const RestingFace& face = pass.faces[points[k].face];
-    moved[face.a] = moved[face.b] = -1;
-    points[k].direction = Eigen::Vector3f::Zero();
-  }
   std::vector<Work> unit_work(s.unit_start.size() - 1);
   // Solves unit u in pass k, noting its squared impulse change in `unit_change`; returns the
   // largest change of relative velocity at its points.
@@ -472,9 +494,16 @@ int passes_until_still(const Schedule& s, RestingPoints& points, std::vector<Rig
         if (threads > 1) barrier->arrive_and_wait();
       }
     };
-    // Readied in schedule order like a pass: a grain's warm starts add up in that order.
+    // Readied in schedule order like a pass: a grain's warm starts add up in that order. The
+    // unit's grains count as not moved yet, and its points have no conjugate direction.
     each_unit([&](std::size_t u) {
-      for (std::uint32_t q = s.unit_start[u]; q < s.unit_start[u + 1]; ++q) pass.begin(points[s.points[q]], s.points[q], unit_work[u]);
+      const RestingFace& face = pass.faces[points[s.points[s.unit_start[u]]].face];
+      moved[face.a] = -1;
+      if (!is_static[face.b]) moved[face.b] = -1;
+      for (std::uint32_t q = s.unit_start[u]; q < s.unit_start[u + 1]; ++q) {
+        points[s.points[q]].direction = Eigen::Vector3f::Zero();
+        pass.begin(points[s.points[q]], s.points[q], unit_work[u]);
+      }
     });
     // The coarse step's gather, unit by unit in the pass before it, each unit right after it is
     // solved (its points are then in the cache, and final for that pass): each grain's impulse
@@ -603,10 +632,9 @@ void RestingContacts::add(const SupportFace& face, std::span<const SupportPoint>
 
 namespace {
 
-// What solve_islands() leaves for the books: where each point went (by its first place), the
-// most passes an island took, and the work done on the velocities, island by island in order.
+// What solve_islands() leaves for the books: the most passes an island took, and the work
+// done on the velocities, island by island in order.
 struct SolvedIslands {
-  std::vector<std::uint32_t> place;
   int passes;
   Work work;
 };
@@ -619,14 +647,10 @@ SolvedIslands solve_islands(const std::vector<bool>& is_static, const RestingImp
                             PhaseTimes& times) {
   std::optional<PhaseTimer> timer(std::in_place, times, Phase::resting_setup);
   RestingPoints& points = resting.points;
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs(points.size());
-  for (std::size_t k = 0; k < points.size(); ++k) {
-    const RestingFace& face = resting.face_of(points[k]);
-    pairs[k] = {face.a, face.b};
-  }
   // The islands and their schedules, on one thread, while the others warm start the points
   // (they need only the points' bodies): serial, they were an eighth of the resting points' time
-  // on two threads (docs/benchmarks.md, "The twentieth pass").
+  // on two threads (docs/benchmarks.md, "The twentieth pass"). They are made of the points'
+  // runs of one pair, not of the points (the twenty-third pass).
   std::vector<Island> islands;
   std::vector<Schedule> schedules;
   std::vector<int> pass_limits;
@@ -638,13 +662,14 @@ SolvedIslands solve_islands(const std::vector<bool>& is_static, const RestingImp
   {
 #pragma omp single nowait
     {
-      islands = contact_islands(pairs, is_static);
+      const PointRuns runs = point_runs(resting);
+      islands = contact_islands(runs.pairs, is_static);
       std::vector<std::uint64_t> taken(bodies.velocities.size(), 0);
       schedules.reserve(islands.size());
       pass_limits.reserve(islands.size());
       for (const Island& island : islands) {
-        schedules.push_back(schedule(island.contacts, pairs, is_static, bodies.velocities, taken));
-        const long long budget = (long long)settings.passes_per_layer * (island_layers(island, pairs, is_static) + 10);
+        schedules.push_back(schedule(island.contacts, runs, is_static, bodies.velocities, taken));
+        const long long budget = (long long)settings.passes_per_layer * (island_layers(island, runs.pairs, is_static) + 10);
         pass_limits.push_back(int(std::min<long long>(settings.max_passes, budget)));
       }
     }
@@ -672,8 +697,7 @@ SolvedIslands solve_islands(const std::vector<bool>& is_static, const RestingImp
   }
 
   // The passes read the points in schedule order: moved there, island after island, they
-  // stream through the cache instead of jumping about it. They stay there; the books read
-  // them in their first order.
+  // stream through the cache instead of jumping about it. They stay there, for the books too.
   std::vector<std::uint32_t> place(points.size());
   std::vector<char> warm_at_place(points.size(), false);
   std::uint32_t next_place = 0;
@@ -746,7 +770,7 @@ SolvedIslands solve_islands(const std::vector<bool>& is_static, const RestingImp
     work += island_work[i];
     passes = std::max({passes, held[i], pushed[i]});
   }
-  return {std::move(place), passes, work};
+  return {passes, work};
 }
 
 }  // namespace
@@ -756,27 +780,45 @@ int rest(World& world, const std::vector<bool>& is_static, RestingImpulses& impu
   const SolvedIslands solved = solve_islands(is_static, impulses, resting, bodies, settings, report.times);
   const PhaseTimer timer(report.times, Phase::resting_books);
   const RestingPoints& points = resting.points;
-
-  // The books: the work, then the walls' impulses point by point in the points' first order.
   world.energy.resting -= solved.work.normal;
   world.energy.friction -= solved.work.friction;
-  for (std::uint32_t at : solved.place) {
-    const RestingPoint& p = points[at];
-    if (const std::int64_t wall = world.wall_of_body(resting.face_of(p).b); wall >= 0) {
-      // Less what it started this solve with, as it was applied in the earlier sweeps.
-      const RestingImpulses::Found stored = impulses.at(p.stored);
-      const RestingImpulses::Impulse* earlier = stored.this_step ? stored.impulse : nullptr;
-      const ContactFrame frame = resting.face_of(p).frame();
-      const Vec3 impulse = frame.to_world(earlier ? p.held - held_from(frame, earlier->cast<double>()) : p.held);
-      world.energy.wall_work += world.walls[wall].velocity.dot(impulse);
-      report.wall_impulse[wall] -= impulse;
+
+  // The books, side by side in chunks of the points as they lie (in solve order): the walls'
+  // impulses and work summed chunk by chunk, the chunks in turn, so the sums are the same on
+  // any number of threads; each point's impulse set in the store where the warm start found
+  // it (a node is in one face, so no two points share a place). On one thread they were a
+  // fiftieth of a settled heap's step on two (docs/benchmarks.md, "The twenty-third pass").
+  constexpr std::size_t chunk = 1024;
+  const std::size_t chunks = (points.size() + chunk - 1) / chunk, walls = world.walls.size();
+  std::vector<Vec3> chunk_wall_impulse(chunks * walls, Vec3::Zero());
+  std::vector<double> chunk_wall_work(chunks, 0.0);
+  std::vector<std::vector<std::uint32_t>> chunk_added(chunks);  // points the store had no entry for
+#pragma omp parallel for schedule(dynamic) if (points.size() >= smallest_parallel_loop)
+  for (std::size_t c = 0; c < chunks; ++c)
+    for (std::size_t k = c * chunk; k < std::min(points.size(), (c + 1) * chunk); ++k) {
+      const RestingPoint& p = points[k];
+      const RestingFace& face = resting.face_of(p);
+      const ContactFrame frame = face.frame();
+      if (const std::int64_t wall = world.wall_of_body(face.b); wall >= 0) {
+        // Less what it started this solve with, as it was applied in the earlier sweeps.
+        const RestingImpulses::Found stored = impulses.at(p.stored);
+        const RestingImpulses::Impulse* earlier = stored.this_step ? stored.impulse : nullptr;
+        const Vec3 impulse = frame.to_world(earlier ? p.held - held_from(frame, earlier->cast<double>()) : p.held);
+        chunk_wall_work[c] += world.walls[std::size_t(wall)].velocity.dot(impulse);
+        chunk_wall_impulse[c * walls + std::size_t(wall)] -= impulse;
+      }
+      if (p.stored == RestingImpulses::none) chunk_added[c].push_back(std::uint32_t(k));
+      else impulses.set_at(p.stored, frame.to_world(p.held).cast<float>());
     }
+  std::vector<std::uint32_t> added;
+  for (std::size_t c = 0; c < chunks; ++c) {
+    world.energy.wall_work += chunk_wall_work[c];
+    for (std::size_t w = 0; w < walls; ++w) report.wall_impulse[w] += chunk_wall_impulse[c * walls + w];
+    added.insert(added.end(), chunk_added[c].begin(), chunk_added[c].end());
   }
-  // Read in solve order, as they lie, each set where the warm start found it (of equal keys
-  // the last solved would be kept; a node is in one face, so none arise).
   impulses.update(
-      points.size(), [&](std::size_t k) { return resting.key(points[k]); },
-      [&](std::size_t k) { return resting.impulse(points[k]); }, [&](std::size_t k) { return points[k].stored; });
+      added.size(), [&](std::size_t j) { return resting.key(points[added[j]]); },
+      [&](std::size_t j) { return resting.impulse(points[added[j]]); });
   return solved.passes;
 }
 
