@@ -75,25 +75,11 @@ SweepContacts collide_and_gather(World& world, const ImpulseSettings& settings, 
     if (deepest <= done_depth) return {false, deepest};
   }
   timer.emplace(report.times, Phase::resting_setup);
-  // The faces (numbered as found) and the resting points of those that do not collide, in
-  // face order (built side by side into their places).
-  std::vector<std::size_t> first_point(found.faces.size() + 1, 0);
-  for (std::size_t f = 0; f < found.faces.size(); ++f)
-    first_point[f + 1] = first_point[f] + (face_collides[f] ? 0 : found.faces[f].point_count);
-  resting.faces.resize(found.faces.size());
-  resting.points.resize(first_point.back());
-  double deepest = 0;
-#pragma omp parallel for schedule(dynamic, 64) reduction(max : deepest) if (found.faces.size() >= smallest_parallel_loop)
-  for (std::size_t f = 0; f < found.faces.size(); ++f) {
-    const SupportFace& face = found.faces[f];
-    resting.faces[f] = resting_face(face, world.law(world.material[face.grain], world.body_material(face.body)).friction);
-    if (face_collides[f]) continue;
-    const std::span<const SupportPoint> points = found.points_of(face);
-    for (std::size_t k = 0; k < points.size(); ++k) {
-      resting.points[first_point[f] + k] = resting_point(resting.faces[f], std::uint32_t(f), points[k], resting_bodies, dt);
-      deepest = std::max(deepest, points[k].depth);
-    }
-  }
+  // The faces (numbered as found) and the resting points of those that do not collide: in
+  // the order the resting solve takes them when nothing collides, else face after face (the
+  // collisions may strike some faces' points off, below).
+  const double deepest = build_resting_contacts(world, found.faces, found.points, face_collides, resting_bodies, is_static, dt,
+                                                colliding.empty(), resting);
   timer.emplace(report.times, Phase::collisions);
   std::vector<double> approach_before;  // only needed when something collides
   if (!colliding.empty())

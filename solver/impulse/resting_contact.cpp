@@ -167,16 +167,19 @@ struct PointRuns {
   std::vector<std::uint32_t> start;                            // run r: points start[r] .. start[r + 1]
 };
 
+// Adds the points from `start` on, of bodies `pair`, to the last run if it is of the same pair.
+void add_run(PointRuns& runs, std::pair<std::uint32_t, std::uint32_t> pair, std::size_t start) {
+  if (runs.pairs.empty() || runs.pairs.back() != pair) {
+    runs.pairs.push_back(pair);
+    runs.start.push_back(std::uint32_t(start));
+  }
+}
+
 PointRuns point_runs(const RestingContacts& resting) {
   PointRuns runs;
   const RestingPoints& points = resting.points;
-  for (std::size_t k = 0; k < points.size(); ++k) {
-    if (k > 0 && points[k].face == points[k - 1].face) continue;
-    const RestingFace& face = resting.face_of(points[k]);
-    if (!runs.pairs.empty() && runs.pairs.back() == std::pair(face.a, face.b)) continue;
-    runs.pairs.emplace_back(face.a, face.b);
-    runs.start.push_back(std::uint32_t(k));
-  }
+  for (std::size_t k = 0; k < points.size(); ++k)
+    if (k == 0 || points[k].face != points[k - 1].face) add_run(runs, {resting.face_of(points[k]).a, resting.face_of(points[k]).b}, k);
   runs.start.push_back(std::uint32_t(points.size()));
   return runs;
 }
@@ -246,6 +249,40 @@ Schedule schedule(const std::vector<std::uint32_t>& island, const PointRuns& run
   for (std::uint32_t in_phase : tiling.per_phase)
     if (in_phase > 0) s.phase_start.push_back(s.phase_start.back() + in_phase);
   return s;
+}
+
+}  // namespace
+
+// The islands' schedules, of points numbered as in the runs they were made of, and each
+// island's layers (island_layers(): its budget of passes).
+struct RestingOrder {
+  std::vector<Schedule> schedules;
+  std::vector<int> layers;
+};
+
+namespace {
+
+RestingOrder schedule_islands(const PointRuns& runs, const std::vector<bool>& is_static, const std::vector<RigidBody>& posed) {
+  RestingOrder order;
+  std::vector<std::uint64_t> taken(posed.size(), 0);
+  for (const Island& island : contact_islands(runs.pairs, is_static)) {
+    order.schedules.push_back(schedule(island.contacts, runs, is_static, posed, taken));
+    order.layers.push_back(island_layers(island, runs.pairs, is_static));
+  }
+  return order;
+}
+
+// Each of `count` points' place in schedule order, island after island; the schedules then
+// list their points by place.
+std::vector<std::uint32_t> place_in_order(std::vector<Schedule>& schedules, std::size_t count) {
+  std::vector<std::uint32_t> place(count);
+  std::uint32_t next_place = 0;
+  for (Schedule& s : schedules)
+    for (std::uint32_t& k : s.points) {
+      place[k] = next_place;
+      k = next_place++;
+    }
+  return place;
 }
 
 // What the passes solve: the velocities (hold) or the corrections (push). Each readies a point
@@ -630,6 +667,41 @@ void RestingContacts::add(const SupportFace& face, std::span<const SupportPoint>
     points.push_back(resting_point(faces.back(), std::uint32_t(faces.size() - 1), point, bodies, dt));
 }
 
+double build_resting_contacts(const World& world, std::span<const SupportFace> faces, std::span<const SupportPoint> points,
+                              const std::vector<bool>& collides, const RestingBodies& bodies,
+                              const std::vector<bool>& is_static, double dt, bool in_solve_order, RestingContacts& resting) {
+  // Where each face's points start, face after face.
+  std::vector<std::size_t> first_point(faces.size() + 1, 0);
+  for (std::size_t f = 0; f < faces.size(); ++f) first_point[f + 1] = first_point[f] + (collides[f] ? 0 : faces[f].point_count);
+  const std::size_t count = first_point.back();
+  std::vector<std::uint32_t> place;  // by point, face after face: where it is built (none: there)
+  resting.order.reset();
+  if (in_solve_order) {
+    PointRuns runs;
+    for (std::size_t f = 0; f < faces.size(); ++f)
+      if (first_point[f + 1] > first_point[f]) add_run(runs, {faces[f].grain, faces[f].body}, first_point[f]);
+    runs.start.push_back(std::uint32_t(count));
+    resting.order = std::make_shared<RestingOrder>(schedule_islands(runs, is_static, bodies.velocities));
+    place = place_in_order(resting.order->schedules, count);
+  }
+  resting.faces.resize(faces.size());
+  resting.points.resize(count);
+  double deepest = 0;
+#pragma omp parallel for schedule(dynamic, 64) reduction(max : deepest) if (faces.size() >= smallest_parallel_loop)
+  for (std::size_t f = 0; f < faces.size(); ++f) {
+    const SupportFace& face = faces[f];
+    resting.faces[f] = resting_face(face, world.law(world.material[face.grain], world.body_material(face.body)).friction);
+    if (collides[f]) continue;
+    const std::span<const SupportPoint> face_points = points.subspan(face.first_point, face.point_count);
+    for (std::size_t k = 0; k < face_points.size(); ++k) {
+      const std::size_t at = first_point[f] + k;
+      resting.points[place.empty() ? at : place[at]] = resting_point(resting.faces[f], std::uint32_t(f), face_points[k], bodies, dt);
+      deepest = std::max(deepest, face_points[k].depth);
+    }
+  }
+  return deepest;
+}
+
 namespace {
 
 // What solve_islands() leaves for the books: the most passes an island took, and the work
@@ -639,75 +711,66 @@ struct SolvedIslands {
   Work work;
 };
 
-// rest() up to its books: the points warm started, their islands scheduled, the points moved
-// into schedule order and solved. The islands and schedules go before the books, which the
+// rest() up to its books: the points warm started, their islands scheduled and the points
+// moved into schedule order (unless they were built in it), and solved. The islands and schedules go before the books, which the
 // step's peak of memory would otherwise hold too.
 SolvedIslands solve_islands(const std::vector<bool>& is_static, const RestingImpulses& impulses,
                             RestingContacts& resting, RestingBodies& bodies, const RestingSettings& settings,
                             PhaseTimes& times) {
   std::optional<PhaseTimer> timer(std::in_place, times, Phase::resting_setup);
   RestingPoints& points = resting.points;
-  // The islands and their schedules, on one thread, while the others warm start the points
-  // (they need only the points' bodies): serial, they were an eighth of the resting points' time
-  // on two threads (docs/benchmarks.md, "The twentieth pass"). They are made of the points'
-  // runs of one pair, not of the points (the twenty-third pass).
-  std::vector<Island> islands;
-  std::vector<Schedule> schedules;
-  std::vector<int> pass_limits;
   // Each point starts from what it has applied in this step's earlier sweeps, so that a later
   // sweep may take back some of it; a point met for the first time applies β times its
   // impulse of the last step first.
   std::vector<char> warm_started(points.size(), false);
-#pragma omp parallel if (points.size() >= smallest_parallel_loop)
-  {
-#pragma omp single nowait
+  auto warm_start = [&](std::size_t k) {
+    RestingPoint& p = points[k];
+    const RestingFace& face = resting.face_of(p);
+    const ContactFrame frame = face.frame();
+    p.stored = impulses.place_of(resting.key(p));
+    const RestingImpulses::Found found = impulses.at(p.stored);
+    if (found.impulse && found.this_step) {
+      p.held = held_from(frame, found.impulse->cast<double>());
+      return;
+    }
+    if (!found.impulse || settings.warm_start == 0) return;
+    p.held = held_from(frame, settings.warm_start * found.impulse->cast<double>());
+    const double cap = face.friction * p.held.x();
+    const double friction = std::hypot(p.held.y(), p.held.z());
+    if (friction > cap) {
+      p.held.y() *= cap / friction;
+      p.held.z() *= cap / friction;
+    }
+    warm_started[k] = true;
+  };
+  RestingOrder order;
+  const bool many_points = points.size() >= smallest_parallel_loop;
+  if (resting.order) {  // built in schedule order
+    order = std::move(*resting.order);
+    resting.order.reset();
+#pragma omp parallel for schedule(dynamic, 1024) if (many_points)
+    for (std::size_t k = 0; k < points.size(); ++k) warm_start(k);
+  } else {
+    // The islands and their schedules, on one thread, while the others warm start the points
+    // (they need only the points' bodies): serial, they were an eighth of the resting points'
+    // time on two threads (docs/benchmarks.md, "The twentieth pass").
+#pragma omp parallel if (many_points)
     {
-      const PointRuns runs = point_runs(resting);
-      islands = contact_islands(runs.pairs, is_static);
-      std::vector<std::uint64_t> taken(bodies.velocities.size(), 0);
-      schedules.reserve(islands.size());
-      pass_limits.reserve(islands.size());
-      for (const Island& island : islands) {
-        schedules.push_back(schedule(island.contacts, runs, is_static, bodies.velocities, taken));
-        const long long budget = (long long)settings.passes_per_layer * (island_layers(island, runs.pairs, is_static) + 10);
-        pass_limits.push_back(int(std::min<long long>(settings.max_passes, budget)));
-      }
-    }
+#pragma omp single nowait
+      order = schedule_islands(point_runs(resting), is_static, bodies.velocities);
 #pragma omp for schedule(dynamic, 1024)
-    for (std::size_t k = 0; k < points.size(); ++k) {
-      RestingPoint& p = points[k];
-      const RestingFace& face = resting.face_of(p);
-      const ContactFrame frame = face.frame();
-      p.stored = impulses.place_of(resting.key(p));
-      const RestingImpulses::Found found = impulses.at(p.stored);
-      if (found.impulse && found.this_step) {
-        p.held = held_from(frame, found.impulse->cast<double>());
-        continue;
-      }
-      if (!found.impulse || settings.warm_start == 0) continue;
-      p.held = held_from(frame, settings.warm_start * found.impulse->cast<double>());
-      const double cap = face.friction * p.held.x();
-      const double friction = std::hypot(p.held.y(), p.held.z());
-      if (friction > cap) {
-        p.held.y() *= cap / friction;
-        p.held.z() *= cap / friction;
-      }
-      warm_started[k] = true;
+      for (std::size_t k = 0; k < points.size(); ++k) warm_start(k);
     }
+    // The passes read the points in schedule order: moved there, island after island, they
+    // stream through the cache instead of jumping about it. They stay there, for the books too.
+    const std::vector<std::uint32_t> place = place_in_order(order.schedules, points.size());
+    move_to(points, place);
+    move_to(warm_started, place);
   }
-
-  // The passes read the points in schedule order: moved there, island after island, they
-  // stream through the cache instead of jumping about it. They stay there, for the books too.
-  std::vector<std::uint32_t> place(points.size());
-  std::vector<char> warm_at_place(points.size(), false);
-  std::uint32_t next_place = 0;
-  for (Schedule& s : schedules)
-    for (std::uint32_t& k : s.points) {
-      place[k] = next_place;
-      warm_at_place[next_place] = warm_started[k];
-      k = next_place++;
-    }
-  move_to(points, place);
+  std::vector<Schedule>& schedules = order.schedules;
+  std::vector<int> pass_limits;
+  for (int layers : order.layers)
+    pass_limits.push_back(int(std::min<long long>(settings.max_passes, (long long)settings.passes_per_layer * (layers + 10))));
   // Their faces follow them, numbered in the order the passes meet them: read from where the
   // faces were found, each would be a miss of the cache (a 4000-grain heap took 1.08 times as
   // long, docs/benchmarks.md, "The eighth pass"). Faces no point holds go last.
@@ -722,14 +785,14 @@ SolvedIslands solve_islands(const std::vector<bool>& is_static, const RestingImp
     if (at == unplaced) at = next_face++;
   move_to(resting.faces, face_place);
 
-  std::vector<int> held(islands.size(), 0), pushed(islands.size(), 0);
-  std::vector<Work> island_work(islands.size());
+  std::vector<int> held(schedules.size(), 0), pushed(schedules.size(), 0);
+  std::vector<Work> island_work(schedules.size());
   std::vector<int> moved(bodies.velocities.size(), -1);
   // An island's velocity passes, then its correction passes (which start from the velocities
   // the first left); islands share no moving body, so the order across islands is free.
   auto hold_island = [&](std::size_t i, bool parallel, bool* crowded) {
     held[i] = passes_until_still(schedules[i], points, bodies.velocities, is_static, moved, settings, pass_limits[i],
-                                 parallel, Hold{bodies, resting.faces, settings.slack, warm_at_place}, island_work[i],
+                                 parallel, Hold{bodies, resting.faces, settings.slack, warm_started}, island_work[i],
                                  crowded);
   };
   auto push_island = [&](std::size_t i, bool parallel, bool* crowded) {
@@ -743,7 +806,7 @@ SolvedIslands solve_islands(const std::vector<bool>& is_static, const RestingImp
   const std::int64_t now = std::chrono::steady_clock::now().time_since_epoch().count();
   const bool share = now >= crowded_until.load(std::memory_order_relaxed);
   bool crowded = false;
-  for (std::size_t i = 0; i < islands.size(); ++i)
+  for (std::size_t i = 0; i < schedules.size(); ++i)
     if (share && schedules[i].points.size() >= shared_island) {
       timer.emplace(times, Phase::velocity_passes);
       hold_island(i, true, &crowded);
@@ -753,20 +816,20 @@ SolvedIslands solve_islands(const std::vector<bool>& is_static, const RestingImp
   if (crowded)
     crowded_until.store(now + std::chrono::duration_cast<std::chrono::steady_clock::duration>(crowded_pause).count(),
                         std::memory_order_relaxed);
-  const bool side_by_side = islands.size() > 1 && points.size() >= smallest_parallel_loop;
+  const bool side_by_side = schedules.size() > 1 && points.size() >= smallest_parallel_loop;
   auto small = [&](std::size_t i) { return !share || schedules[i].points.size() < shared_island; };
   timer.emplace(times, Phase::velocity_passes);
 #pragma omp parallel for schedule(dynamic) if (side_by_side)
-  for (std::size_t i = 0; i < islands.size(); ++i)
+  for (std::size_t i = 0; i < schedules.size(); ++i)
     if (small(i)) hold_island(i, false, nullptr);
   timer.emplace(times, Phase::correction_passes);
 #pragma omp parallel for schedule(dynamic) if (side_by_side)
-  for (std::size_t i = 0; i < islands.size(); ++i)
+  for (std::size_t i = 0; i < schedules.size(); ++i)
     if (small(i)) push_island(i, false, nullptr);
   timer.reset();
   Work work;
   int passes = 0;
-  for (std::size_t i = 0; i < islands.size(); ++i) {
+  for (std::size_t i = 0; i < schedules.size(); ++i) {
     work += island_work[i];
     passes = std::max({passes, held[i], pushed[i]});
   }

@@ -120,10 +120,15 @@ struct UninitialisedAllocator : std::allocator<T> {
 };
 using RestingPoints = std::vector<RestingPoint, UninitialisedAllocator<RestingPoint>>;
 
+// The order rest() solves a sweep's points in, when they were built in it
+// (build_resting_contacts()).
+struct RestingOrder;
+
 // A sweep's resting contact: its faces and the support points of those that do not collide.
 struct RestingContacts {
   std::vector<RestingFace> faces;
   RestingPoints points;
+  std::shared_ptr<RestingOrder> order;  // set when the points lie in the order rest() solves them
 
   const RestingFace& face_of(const RestingPoint& p) const { return faces[p.face]; }
   // The same point in the next step.
@@ -143,6 +148,17 @@ struct RestingContacts {
   void add(const SupportFace& face, std::span<const SupportPoint> points, double friction, const RestingBodies& bodies,
            double dt);
 };
+
+// Builds the resting faces of `faces` (as found, their points in `points`) and the resting
+// points of those not `collides` into `resting`, side by side (resting_face(),
+// resting_point()). With `in_solve_order` the points are built where rest() will solve them:
+// their islands and schedules are made first, of the faces, and kept in `resting` (moving them
+// there in rest() was a fifth of the resting points' time, docs/benchmarks.md, "The
+// twenty-third pass"); else face after face, for rest() to order and move. Returns the deepest
+// point's depth.
+double build_resting_contacts(const World& world, std::span<const SupportFace> faces, std::span<const SupportPoint> points,
+                              const std::vector<bool>& collides, const RestingBodies& bodies,
+                              const std::vector<bool>& is_static, double dt, bool in_solve_order, RestingContacts& resting);
 
 RestingFace resting_face(const SupportFace& face, double friction);
 // One support point of face `face_index` (`face`) as resting contact, with the normal velocity

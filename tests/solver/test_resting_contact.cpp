@@ -147,6 +147,71 @@ TEST(RestingContact, SlidingFrictionOpposesTheSlipItLeavesAtMuTimesTheNormalImpu
   EXPECT_LT((p.friction.normalized() + p.slip_after.normalized()).norm(), 1e-9);
 }
 
+// A sweep in which nothing collides builds its points where the resting solve takes them
+// (build_resting_contacts(), in solve order: islands and schedules made of the faces); one
+// whose collisions may strike faces off builds them face after face, and rest() moves them
+// there. Both must solve the same: a block of 12 × 12 × 4 balls (r = 1 cm, just touching, a
+// step of gravity on them: ~1900 points, one island cut into tiles) and a ball alone beside
+// it (a second island), solved both ways, end with the same bits in every velocity,
+// correction, impulse and point.
+TEST(RestingContact, PointsBuiltWhereTheyAreSolvedSolveAsPointsMovedThere) {
+  struct Solved {
+    std::vector<RigidBody> posed, corrections;
+    RestingContacts resting;
+    RestingImpulses impulses;
+    bool built_in_order = false;
+  };
+  auto solve = [](bool in_solve_order) {
+    World w;
+    const double r = 0.01, apart = 2 * r - 1e-6;
+    w.shapes.push_back(GrainShape::sphere(r));
+    w.laws = {{0.5, 0.5}};
+    std::uint64_t id = 0;
+    for (int k = 0; k < 4; ++k)
+      for (int j = 0; j < 12; ++j)
+        for (int i = 0; i < 12; ++i)
+          w.add_grain(++id, 0, 0, 2650, 1, Vec3(i * apart, j * apart, r - 1e-6 + k * apart), Quat::Identity());
+    w.add_grain(++id, 0, 0, 2650, 1, Vec3(-0.1, 0, r - 1e-6), Quat::Identity());
+    w.add_wall(Wall{});
+    StepSettings s;
+    for (RigidBody& b : w.bodies)
+      if (!b.is_static()) b.velocity = s.gravity * s.time_step;
+    Solved out;
+    out.corrections = no_corrections(w);
+    out.posed = w.bodies;
+    move_bodies(out.posed, out.corrections, s.time_step);
+    const FoundContacts found = find_contacts(w, out.posed, s.time_step, 1e-6);
+    std::vector<bool> is_static(w.bodies.size(), false);
+    is_static.back() = true;
+    RestingBodies bodies(out.posed, out.corrections);
+    build_resting_contacts(w, found.faces, found.points, std::vector<bool>(found.faces.size(), false), bodies, is_static,
+                           s.time_step, in_solve_order, out.resting);
+    out.built_in_order = out.resting.order != nullptr;
+    StepReport report;
+    report.wall_impulse.assign(1, Vec3::Zero());
+    rest(w, is_static, out.impulses, out.resting, bodies, RestingSettings{1, 1e-6, 0, 1000}, report);
+    return out;
+  };
+  const Solved built = solve(true), moved = solve(false);
+  EXPECT_TRUE(built.built_in_order);
+  EXPECT_FALSE(moved.built_in_order);
+  ASSERT_GT(built.resting.points.size(), 1024u);  // cut into tiles
+  ASSERT_EQ(built.resting.points.size(), moved.resting.points.size());
+  for (std::size_t k = 0; k < built.posed.size(); ++k) {
+    EXPECT_EQ(built.posed[k].velocity, moved.posed[k].velocity) << k;
+    EXPECT_EQ(built.posed[k].angular_velocity, moved.posed[k].angular_velocity) << k;
+    EXPECT_EQ(built.corrections[k].velocity, moved.corrections[k].velocity) << k;
+  }
+  EXPECT_NE(built.posed[0].velocity, (Vec3(0, 0, -9.81e-3)));  // the solve did something
+  EXPECT_EQ(built.impulses, moved.impulses);
+  for (std::size_t k = 0; k < built.resting.points.size(); ++k) {
+    const RestingPoint &b = built.resting.points[k], &m = moved.resting.points[k];
+    EXPECT_EQ(b.held, m.held) << k;
+    EXPECT_EQ(b.push_impulse, m.push_impulse) << k;
+    EXPECT_EQ(b.face, m.face) << k;
+  }
+}
+
 // Seed 002's column: balls (r = 1 cm) stacked touching on the floor, the case's defaults
 // (Δt = 1 ms), settled for 0.2 s. Warm started from the last step, the floor should carry the
 // column's weight every step (the 0.1 %): the largest relative error over `steps`.
