@@ -48,9 +48,8 @@ SweepContacts collide_and_gather(World& world, const ImpulseSettings& settings, 
   std::vector<Contact> colliding;
   std::vector<bool> face_collides(found.faces.size(), false);
   if (!closing) {  // the last sweep collides nothing
-    // Each contact judged side by side, then the few that collide taken in order: on one
-    // thread the judging was a hundredth of a settled heap's step on two (docs/benchmarks.md,
-    // "The twenty-third pass").
+    // Each contact judged side by side, then the few that collide taken in order (the same
+    // on any number of threads; docs/benchmarks.md, "The twenty-third pass").
     std::vector<char> approaching(found.contacts.size());
 #pragma omp parallel for schedule(static) if (found.contacts.size() >= smallest_parallel_loop)
     for (std::size_t k = 0; k < found.contacts.size(); ++k) {
