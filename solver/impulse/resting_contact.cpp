@@ -294,6 +294,7 @@ struct Hold {
   const std::vector<RestingFace>& faces;
   double slack;
   const std::vector<char>& warm_started;  // by place: the point applies its warm start first
+  const CoarseLayers& layers;             // the island's, for its coarse steps (none: no layers)
   void begin(RestingPoint& p, std::uint32_t at, Work& work) const {
     if (warm_started[at]) apply_at(p, p.held, work);
   }
@@ -486,11 +487,11 @@ int passes_until_still(const Schedule& s, RestingPoints& points, std::vector<Rig
   // three layers deep, after every `coarse_every` passes and after the budget's last: the
   // layers, each grain's impulse by group, each unit's reached term, and the scales and the
   // grains' changes of a step.
-  CoarseLayers layers;
-  if constexpr (std::is_same_v<Pass, Hold>)
-    if (settings.coarse_every > 0 && settings.down != Vec3::Zero())
-      layers = coarse_layers(
-          coarse_units(s, points, pass.faces, bodies, is_static, settings.down, settings.coarse_speed), is_static);
+  static const CoarseLayers no_layers;
+  const CoarseLayers& layers = [&]() -> const CoarseLayers& {
+    if constexpr (std::is_same_v<Pass, Hold>) return pass.layers;
+    return no_layers;
+  }();
   const bool coarsen = layers.layers >= 3;
   constexpr int slots = CoarseLayers::slots;
   std::vector<GroupImpulse> group_impulse(coarsen ? layers.grains.size() * slots : 0);
@@ -743,24 +744,33 @@ SolvedIslands solve_islands(const std::vector<bool>& is_static, const RestingImp
     }
     warm_started[k] = true;
   };
+  // The islands and their schedules (unless the points were built in schedule order), and the
+  // islands' coarse layers, on one thread while the others warm start the points (they need
+  // only the points' bodies): serial, the islands and schedules were an eighth of the resting
+  // points' time on two threads (docs/benchmarks.md, "The twentieth pass"), and the layers,
+  // made before each island's passes while the other threads waited, 0.4 ms of a 1000-grain
+  // heap's step (the twenty-third pass).
+  const bool ordered = resting.order != nullptr;
   RestingOrder order;
-  const bool many_points = points.size() >= smallest_parallel_loop;
-  if (resting.order) {  // built in schedule order
-    order = std::move(*resting.order);
-    resting.order.reset();
-#pragma omp parallel for schedule(dynamic, 1024) if (many_points)
-    for (std::size_t k = 0; k < points.size(); ++k) warm_start(k);
-  } else {
-    // The islands and their schedules, on one thread, while the others warm start the points
-    // (they need only the points' bodies): serial, they were an eighth of the resting points'
-    // time on two threads (docs/benchmarks.md, "The twentieth pass").
-#pragma omp parallel if (many_points)
-    {
+  if (ordered) order = std::move(*resting.order);
+  resting.order.reset();
+  std::vector<CoarseLayers> coarse;  // by island
+#pragma omp parallel if (points.size() >= smallest_parallel_loop)
+  {
 #pragma omp single nowait
-      order = schedule_islands(point_runs(resting), is_static, bodies.velocities);
-#pragma omp for schedule(dynamic, 1024)
-      for (std::size_t k = 0; k < points.size(); ++k) warm_start(k);
+    {
+      if (!ordered) order = schedule_islands(point_runs(resting), is_static, bodies.velocities);
+      coarse.resize(order.schedules.size());
+      if (settings.coarse_every > 0 && settings.down != Vec3::Zero())
+        for (std::size_t i = 0; i < order.schedules.size(); ++i)
+          coarse[i] = coarse_layers(coarse_units(order.schedules[i], points, resting.faces, bodies.velocities, is_static,
+                                                 settings.down, settings.coarse_speed),
+                                    is_static);
     }
+#pragma omp for schedule(dynamic, 1024)
+    for (std::size_t k = 0; k < points.size(); ++k) warm_start(k);
+  }
+  if (!ordered) {
     // The passes read the points in schedule order: moved there, island after island, they
     // stream through the cache instead of jumping about it. They stay there, for the books too.
     const std::vector<std::uint32_t> place = place_in_order(order.schedules, points.size());
@@ -792,7 +802,7 @@ SolvedIslands solve_islands(const std::vector<bool>& is_static, const RestingImp
   // the first left); islands share no moving body, so the order across islands is free.
   auto hold_island = [&](std::size_t i, bool parallel, bool* crowded) {
     held[i] = passes_until_still(schedules[i], points, bodies.velocities, is_static, moved, settings, pass_limits[i],
-                                 parallel, Hold{bodies, resting.faces, settings.slack, warm_started}, island_work[i],
+                                 parallel, Hold{bodies, resting.faces, settings.slack, warm_started, coarse[i]}, island_work[i],
                                  crowded);
   };
   auto push_island = [&](std::size_t i, bool parallel, bool* crowded) {
