@@ -167,7 +167,8 @@ struct PointRuns {
   std::vector<std::uint32_t> start;                            // run r: points start[r] .. start[r + 1]
 };
 
-// Adds the points from `start` on, of bodies `pair`, to the last run if it is of the same pair.
+// Starts a run of bodies `pair` at point `start`, unless the last run is of that pair (then
+// its points go on to `start` and beyond).
 void add_run(PointRuns& runs, std::pair<std::uint32_t, std::uint32_t> pair, std::size_t start) {
   if (runs.pairs.empty() || runs.pairs.back() != pair) {
     runs.pairs.push_back(pair);
@@ -178,8 +179,11 @@ void add_run(PointRuns& runs, std::pair<std::uint32_t, std::uint32_t> pair, std:
 PointRuns point_runs(const RestingContacts& resting) {
   PointRuns runs;
   const RestingPoints& points = resting.points;
-  for (std::size_t k = 0; k < points.size(); ++k)
-    if (k == 0 || points[k].face != points[k - 1].face) add_run(runs, {resting.face_of(points[k]).a, resting.face_of(points[k]).b}, k);
+  for (std::size_t k = 0; k < points.size(); ++k) {
+    if (k > 0 && points[k].face == points[k - 1].face) continue;
+    const RestingFace& face = resting.face_of(points[k]);
+    add_run(runs, {face.a, face.b}, k);
+  }
   runs.start.push_back(std::uint32_t(points.size()));
   return runs;
 }
@@ -696,7 +700,8 @@ double build_resting_contacts(const World& world, std::span<const SupportFace> f
     const std::span<const SupportPoint> face_points = points.subspan(face.first_point, face.point_count);
     for (std::size_t k = 0; k < face_points.size(); ++k) {
       const std::size_t at = first_point[f] + k;
-      resting.points[place.empty() ? at : place[at]] = resting_point(resting.faces[f], std::uint32_t(f), face_points[k], bodies, dt);
+      resting.points[place.empty() ? at : place[at]] =
+          resting_point(resting.faces[f], std::uint32_t(f), face_points[k], bodies, dt);
       deepest = std::max(deepest, face_points[k].depth);
     }
   }
@@ -713,8 +718,8 @@ struct SolvedIslands {
 };
 
 // rest() up to its books: the points warm started, their islands scheduled and the points
-// moved into schedule order (unless they were built in it), and solved. The islands and schedules go before the books, which the
-// step's peak of memory would otherwise hold too.
+// moved into schedule order (unless they were built in it), and solved. The islands and
+// schedules go before the books, which the step's peak of memory would otherwise hold too.
 SolvedIslands solve_islands(const std::vector<bool>& is_static, const RestingImpulses& impulses,
                             RestingContacts& resting, RestingBodies& bodies, const RestingSettings& settings,
                             PhaseTimes& times) {
