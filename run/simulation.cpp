@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <numeric>
 #include <random>
 
 #include "formats/csv_log.h"
@@ -225,8 +226,14 @@ Simulation load_simulation(const formats::Case& setup, const formats::State& sta
       w.laws[a * w.material_count + b] = {law.friction, law.restitution};
     }
 
+  // Grains in the order of their ids, whatever the state's order: every order the step takes
+  // (pairs, islands, units, tiles) follows body indices, so a rank holding some of the grains
+  // takes them in the same order as one holding all (docs/parallel.md).
   const formats::Bodies& bodies = state.bodies;
-  for (std::size_t i = 0; i < bodies.size(); ++i) {
+  std::vector<std::size_t> by_id(bodies.size());
+  std::iota(by_id.begin(), by_id.end(), std::size_t(0));
+  std::sort(by_id.begin(), by_id.end(), [&](std::size_t x, std::size_t y) { return bodies.id[x] < bodies.id[y]; });
+  for (const std::size_t i : by_id) {
     const std::size_t t = shape_of_state_template[bodies.template_index[i]];
     const formats::Material& material = setup.material(setup.templates[t].material);
     const auto& q = bodies.orientation[i];
