@@ -1,0 +1,157 @@
+#include "solver/ranks/communicator.h"
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#if SCREE_WITH_MPI
+#include <mpi.h>
+#endif
+
+namespace scree::solver {
+
+Ranks::Ranks() = default;
+
+#if SCREE_WITH_MPI
+
+struct Ranks::Communicator {
+  MPI_Comm comm;
+};
+
+namespace {
+
+bool session_open = false;
+
+void check(int status, const char* what) {
+  if (status != MPI_SUCCESS) throw std::runtime_error(std::string("MPI: ") + what + " failed");
+}
+
+// Messages of the solver's exchanges; one tag, as a pair of ranks has one exchange at a time.
+constexpr int exchange_tag = 28;
+
+}  // namespace
+
+MpiSession::MpiSession(int& argc, char**& argv) {
+  int initialised = 0;
+  check(MPI_Initialized(&initialised), "MPI_Initialized");
+  if (initialised) return;
+  int provided = 0;
+  check(MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
+  started_ = session_open = true;
+}
+
+MpiSession::~MpiSession() {
+  if (!started_) return;
+  session_open = false;
+  MPI_Finalize();
+}
+
+bool MpiSession::open() { return session_open; }
+
+Ranks Ranks::world() {
+  Ranks r;
+  if (!session_open) return r;
+  r.communicator_ = std::make_shared<const Communicator>(Communicator{MPI_COMM_WORLD});
+  check(MPI_Comm_size(MPI_COMM_WORLD, &r.size_), "MPI_Comm_size");
+  check(MPI_Comm_rank(MPI_COMM_WORLD, &r.rank_), "MPI_Comm_rank");
+  return r;
+}
+
+double Ranks::max(double x) const {
+  max(std::span<double>(&x, 1));
+  return x;
+}
+
+double Ranks::min(double x) const {
+  min(std::span<double>(&x, 1));
+  return x;
+}
+
+void Ranks::max(std::span<double> x) const {
+  if (!communicator_ || x.empty()) return;
+  check(MPI_Allreduce(MPI_IN_PLACE, x.data(), int(x.size()), MPI_DOUBLE, MPI_MAX, communicator_->comm), "MPI_Allreduce");
+}
+
+void Ranks::min(std::span<double> x) const {
+  if (!communicator_ || x.empty()) return;
+  check(MPI_Allreduce(MPI_IN_PLACE, x.data(), int(x.size()), MPI_DOUBLE, MPI_MIN, communicator_->comm), "MPI_Allreduce");
+}
+
+void Ranks::sum(std::span<std::int64_t> x) const {
+  if (!communicator_ || x.empty()) return;
+  check(MPI_Allreduce(MPI_IN_PLACE, x.data(), int(x.size()), MPI_INT64_T, MPI_SUM, communicator_->comm), "MPI_Allreduce");
+}
+
+std::vector<Bytes> Ranks::exchange(std::span<const int> partners, const std::vector<Bytes>& to) const {
+  if (to.size() != partners.size()) throw std::invalid_argument("exchange: one message a partner");
+  std::vector<Bytes> from(partners.size());
+  if (!communicator_) {
+    if (!partners.empty()) throw std::invalid_argument("exchange: one rank alone has no partners");
+    return from;
+  }
+  // Sends posted first, then each partner's message received whatever its size (probed).
+  std::vector<MPI_Request> sends(partners.size());
+  for (std::size_t k = 0; k < partners.size(); ++k)
+    check(MPI_Isend(to[k].data(), int(to[k].size()), MPI_BYTE, partners[k], exchange_tag, communicator_->comm, &sends[k]),
+          "MPI_Isend");
+  for (std::size_t k = 0; k < partners.size(); ++k) {
+    MPI_Message message;
+    MPI_Status status;
+    check(MPI_Mprobe(partners[k], exchange_tag, communicator_->comm, &message, &status), "MPI_Mprobe");
+    int count = 0;
+    check(MPI_Get_count(&status, MPI_BYTE, &count), "MPI_Get_count");
+    from[k].resize(std::size_t(count));
+    check(MPI_Mrecv(from[k].data(), count, MPI_BYTE, &message, MPI_STATUS_IGNORE), "MPI_Mrecv");
+  }
+  check(MPI_Waitall(int(sends.size()), sends.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+  return from;
+}
+
+std::vector<Bytes> Ranks::gather_all(const Bytes& mine) const {
+  if (!communicator_) return {mine};
+  const std::size_t n = static_cast<std::size_t>(size_);
+  std::vector<int> sizes(n), offsets(n);
+  const int own = int(mine.size());
+  check(MPI_Allgather(&own, 1, MPI_INT, sizes.data(), 1, MPI_INT, communicator_->comm), "MPI_Allgather");
+  int total = 0;
+  for (int r = 0; r < size_; ++r) {
+    offsets[std::size_t(r)] = total;
+    total += sizes[std::size_t(r)];
+  }
+  Bytes all(static_cast<std::size_t>(total));
+  check(MPI_Allgatherv(mine.data(), own, MPI_BYTE, all.data(), sizes.data(), offsets.data(), MPI_BYTE, communicator_->comm),
+        "MPI_Allgatherv");
+  std::vector<Bytes> by_rank(n);
+  for (int r = 0; r < size_; ++r)
+    by_rank[std::size_t(r)].assign(all.begin() + offsets[std::size_t(r)],
+                                   all.begin() + offsets[std::size_t(r)] + sizes[std::size_t(r)]);
+  return by_rank;
+}
+
+void Ranks::barrier() const {
+  if (communicator_) check(MPI_Barrier(communicator_->comm), "MPI_Barrier");
+}
+
+#else  // one rank alone
+
+struct Ranks::Communicator {};
+MpiSession::MpiSession(int&, char**&) {}
+MpiSession::~MpiSession() = default;
+bool MpiSession::open() { return false; }
+Ranks Ranks::world() { return Ranks(); }
+double Ranks::max(double x) const { return x; }
+double Ranks::min(double x) const { return x; }
+void Ranks::max(std::span<double>) const {}
+void Ranks::min(std::span<double>) const {}
+void Ranks::sum(std::span<std::int64_t>) const {}
+std::vector<Bytes> Ranks::exchange(std::span<const int> partners, const std::vector<Bytes>& to) const {
+  if (to.size() != partners.size()) throw std::invalid_argument("exchange: one message a partner");
+  if (!partners.empty()) throw std::invalid_argument("exchange: one rank alone has no partners");
+  return {};
+}
+std::vector<Bytes> Ranks::gather_all(const Bytes& mine) const { return {mine}; }
+void Ranks::barrier() const {}
+
+#endif
+
+}  // namespace scree::solver

@@ -1,0 +1,81 @@
+#pragma once
+// The ranks a run is shared among (docs/parallel.md): MPI_COMM_WORLD in a build with MPI
+// once MpiSession has started it, else one rank alone. What the solver asks of the others —
+// the largest of a value, bytes to and from the ranks it shares grains with — is said here;
+// mpi.h stays in the .cpp, out of every header that includes this one.
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <span>
+#include <type_traits>
+#include <vector>
+
+namespace scree::solver {
+
+using Bytes = std::vector<std::byte>;
+
+class Ranks {
+ public:
+  Ranks();  // this process alone
+  // Every rank of the run: MPI_COMM_WORLD when an MpiSession is open, else this process alone.
+  static Ranks world();
+
+  int size() const { return size_; }
+  int rank() const { return rank_; }
+
+  // The largest and the least of `x` over the ranks (exact: the same on every rank, in any order).
+  double max(double x) const;
+  double min(double x) const;
+  // Element by element over the ranks, in place.
+  void max(std::span<double> x) const;
+  void min(std::span<double> x) const;
+  // Sums of counts over the ranks (exact: integers).
+  void sum(std::span<std::int64_t> x) const;
+
+  // Sends to[k] to partners[k] and returns what each partner sent back, by the same k.
+  // Partners must name each other (if r lists s, s lists r), each once, never this rank.
+  std::vector<Bytes> exchange(std::span<const int> partners, const std::vector<Bytes>& to) const;
+  // Everyone's `mine`, by rank (this rank's own included).
+  std::vector<Bytes> gather_all(const Bytes& mine) const;
+
+  void barrier() const;
+
+ private:
+  struct Communicator;
+  std::shared_ptr<const Communicator> communicator_;  // null: this process alone
+  int size_ = 1, rank_ = 0;
+};
+
+// MPI started for as long as it lives (a tool's main under a launcher, an MPI test's), with
+// threads funneled through the thread that started it; in a build without MPI it starts
+// nothing and the process runs as one rank.
+class MpiSession {
+ public:
+  MpiSession(int& argc, char**& argv);
+  ~MpiSession();
+  MpiSession(const MpiSession&) = delete;
+  MpiSession& operator=(const MpiSession&) = delete;
+  static bool open();  // whether one is open in this process
+
+ private:
+  bool started_ = false;
+};
+
+// Plain values to bytes and back, for exchange() and gather_all().
+template <class T>
+Bytes to_bytes(std::span<const T> values) {
+  static_assert(std::is_trivially_copyable_v<T>);
+  Bytes bytes(values.size_bytes());
+  if (!values.empty()) std::memcpy(bytes.data(), values.data(), values.size_bytes());
+  return bytes;
+}
+template <class T>
+std::vector<T> from_bytes(const Bytes& bytes) {
+  static_assert(std::is_trivially_copyable_v<T>);
+  std::vector<T> values(bytes.size() / sizeof(T));
+  if (!values.empty()) std::memcpy(values.data(), bytes.data(), values.size() * sizeof(T));
+  return values;
+}
+
+}  // namespace scree::solver

@@ -1,0 +1,90 @@
+// What the solver asks of the other ranks (solver/ranks/communicator.h), run by ctest under
+// mpirun on 1, 2, 3 and 4 ranks: every rank gets the same extremes and sums, and each
+// message reaches the partner it was meant for, whatever its size, empty ones included.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <numeric>
+
+#include "run/mpi_launch.h"
+#include "solver/ranks/communicator.h"
+
+namespace scree::solver {
+namespace {
+
+TEST(Communicator, HasTheRanksTheLauncherStarted) {
+  const Ranks ranks = Ranks::world();
+  const run::MpiLaunch launch = run::mpi_launch();
+  EXPECT_EQ(ranks.size(), launch.ranks);
+  EXPECT_EQ(ranks.rank(), launch.rank);
+  EXPECT_EQ(MpiSession::open(), SCREE_WITH_MPI != 0);
+}
+
+TEST(Communicator, ExtremesAndSumsAreTheSameOnEveryRank) {
+  const Ranks ranks = Ranks::world();
+  const int n = ranks.size(), me = ranks.rank();
+  EXPECT_EQ(ranks.max(double(me)), n - 1);
+  EXPECT_EQ(ranks.min(double(me) + 0.5), 0.5);
+  std::vector<double> x{double(me), -double(me), me == 1 ? 7.0 : 0.0};
+  ranks.max(x);
+  EXPECT_EQ(x, (std::vector<double>{double(n - 1), 0, n > 1 ? 7.0 : 0.0}));
+  std::vector<double> y{double(me), -double(me)};
+  ranks.min(y);
+  EXPECT_EQ(y, (std::vector<double>{0, -double(n - 1)}));
+  std::vector<std::int64_t> counts{1, me, std::int64_t(1) << 40};
+  ranks.sum(counts);
+  EXPECT_EQ(counts, (std::vector<std::int64_t>{n, std::int64_t(n) * (n - 1) / 2, std::int64_t(n) << 40}));
+}
+
+// What rank `from` sends rank `to`: from + to numbers (none from 0 to 0), each naming both.
+std::vector<std::int32_t> message(int from, int to) {
+  std::vector<std::int32_t> m(std::size_t(from + to));
+  std::iota(m.begin(), m.end(), 1000 * from + 10 * to);
+  return m;
+}
+
+void expect_exchange_with(const Ranks& ranks, const std::vector<int>& partners) {
+  std::vector<Bytes> to;
+  for (int p : partners) to.push_back(to_bytes<std::int32_t>(message(ranks.rank(), p)));
+  const std::vector<Bytes> from = ranks.exchange(partners, to);
+  ASSERT_EQ(from.size(), partners.size());
+  for (std::size_t k = 0; k < partners.size(); ++k)
+    EXPECT_EQ(from_bytes<std::int32_t>(from[k]), message(partners[k], ranks.rank())) << "from rank " << partners[k];
+}
+
+TEST(Communicator, ExchangesWithEveryOtherRank) {
+  const Ranks ranks = Ranks::world();
+  std::vector<int> partners;
+  for (int r = 0; r < ranks.size(); ++r)
+    if (r != ranks.rank()) partners.push_back(r);
+  expect_exchange_with(ranks, partners);
+  // Twice in a row: the second's messages do not meet the first's.
+  expect_exchange_with(ranks, partners);
+}
+
+TEST(Communicator, ExchangesWithNeighboursOnARow) {
+  // Ranks in a row, each with the ones beside it (as regions along one axis are).
+  const Ranks ranks = Ranks::world();
+  std::vector<int> partners;
+  if (ranks.rank() > 0) partners.push_back(ranks.rank() - 1);
+  if (ranks.rank() + 1 < ranks.size()) partners.push_back(ranks.rank() + 1);
+  expect_exchange_with(ranks, partners);
+}
+
+TEST(Communicator, RefusesPartnersItCannotHave) {
+  const Ranks alone;
+  EXPECT_EQ(alone.size(), 1);
+  const std::vector<int> partners{1};
+  EXPECT_THROW(alone.exchange(partners, {}), std::invalid_argument);
+  EXPECT_THROW(alone.exchange(partners, {Bytes{}}), std::invalid_argument);
+}
+
+TEST(Communicator, GathersEveryRanksBytesByRank) {
+  const Ranks ranks = Ranks::world();
+  const std::vector<Bytes> all = ranks.gather_all(to_bytes<std::int32_t>(message(ranks.rank(), 0)));
+  ASSERT_EQ(all.size(), std::size_t(ranks.size()));
+  for (int r = 0; r < ranks.size(); ++r) EXPECT_EQ(from_bytes<std::int32_t>(all[std::size_t(r)]), message(r, 0)) << r;
+}
+
+}  // namespace
+}  // namespace scree::solver
