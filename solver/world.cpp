@@ -4,6 +4,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "solver/exact_sum.h"
+
 namespace scree::solver {
 
 std::uint32_t World::add_grain(std::uint64_t grain_id, std::uint32_t shape_index, std::uint32_t material_index,
@@ -60,19 +62,21 @@ std::uint32_t World::body_material(std::uint32_t body) const {
   return wall >= 0 ? walls[std::size_t(wall)].material : terrain_material;
 }
 
+// Summed exactly, so that ranks holding some of the grains each add up to the same total
+// (docs/parallel.md, "The same bits").
 double kinetic_energy(const World& world) {
-  double sum = 0;
+  ExactSum sum;
   for (std::size_t i = 0; i < world.grain_count(); ++i) sum += world.bodies[i].kinetic_energy();
-  return sum;
+  return sum.value();
 }
 
 double potential_energy(const World& world, const Vec3& gravity) {
-  double sum = 0;
+  ExactSum sum;
   for (std::size_t i = 0; i < world.grain_count(); ++i) {
     const RigidBody& b = world.bodies[i];
     sum -= gravity.dot(b.position) / b.inverse_mass;
   }
-  return sum;
+  return sum.value();
 }
 
 double courant_number(const World& world, double dt) {

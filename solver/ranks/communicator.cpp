@@ -1,5 +1,6 @@
 #include "solver/ranks/communicator.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -82,6 +83,28 @@ void Ranks::sum(std::span<std::int64_t> x) const {
   check(MPI_Allreduce(MPI_IN_PLACE, x.data(), int(x.size()), MPI_INT64_T, MPI_SUM, communicator_->comm), "MPI_Allreduce");
 }
 
+void Ranks::sum(std::span<ExactSum> partial) const {
+  if (!communicator_ || partial.empty()) return;
+  // The digits as integers (carried first, so that they cannot overflow), the infinite and
+  // NaN terms as doubles: their sum does not depend on its order either.
+  std::vector<std::int64_t> digits;
+  std::vector<double> non_finite;
+  for (ExactSum& s : partial) {
+    s.normalise();
+    digits.insert(digits.end(), s.limbs_.begin(), s.limbs_.end());
+    non_finite.push_back(s.non_finite_);
+  }
+  sum(std::span<std::int64_t>(digits));
+  check(MPI_Allreduce(MPI_IN_PLACE, non_finite.data(), int(non_finite.size()), MPI_DOUBLE, MPI_SUM, communicator_->comm),
+        "MPI_Allreduce");
+  for (std::size_t k = 0; k < partial.size(); ++k) {
+    ExactSum& s = partial[k];
+    std::copy_n(digits.begin() + std::ptrdiff_t(k * ExactSum::limb_count), ExactSum::limb_count, s.limbs_.begin());
+    s.non_finite_ = non_finite[k];
+    s.normalise();
+  }
+}
+
 std::vector<Bytes> Ranks::exchange(std::span<const int> partners, const std::vector<Bytes>& to) const {
   if (to.size() != partners.size()) throw std::invalid_argument("exchange: one message a partner");
   std::vector<Bytes> from(partners.size());
@@ -144,6 +167,7 @@ double Ranks::min(double x) const { return x; }
 void Ranks::max(std::span<double>) const {}
 void Ranks::min(std::span<double>) const {}
 void Ranks::sum(std::span<std::int64_t>) const {}
+void Ranks::sum(std::span<ExactSum>) const {}
 std::vector<Bytes> Ranks::exchange(std::span<const int> partners, const std::vector<Bytes>& to) const {
   if (to.size() != partners.size()) throw std::invalid_argument("exchange: one message a partner");
   if (!partners.empty()) throw std::invalid_argument("exchange: one rank alone has no partners");

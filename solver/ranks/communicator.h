@@ -11,6 +11,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "solver/exact_sum.h"
+
 namespace scree::solver {
 
 using Bytes = std::vector<std::byte>;
@@ -32,6 +34,9 @@ class Ranks {
   void min(std::span<double> x) const;
   // Sums of counts over the ranks (exact: integers).
   void sum(std::span<std::int64_t> x) const;
+  // Partial sums of every rank added up, exactly: each rank gets the sum of all their terms,
+  // the same bits as one ExactSum of them all (exact_sum.h).
+  void sum(std::span<ExactSum> partial) const;
 
   // Sends to[k] to partners[k] and returns what each partner sent back, by the same k.
   // Partners must name each other (if r lists s, s lists r), each once, never this rank.

@@ -3,6 +3,7 @@
 // message reaches the partner it was meant for, whatever its size, empty ones included.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <numeric>
 
@@ -34,6 +35,26 @@ TEST(Communicator, ExtremesAndSumsAreTheSameOnEveryRank) {
   std::vector<std::int64_t> counts{1, me, std::int64_t(1) << 40};
   ranks.sum(counts);
   EXPECT_EQ(counts, (std::vector<std::int64_t>{n, std::int64_t(n) * (n - 1) / 2, std::int64_t(n) << 40}));
+}
+
+TEST(Communicator, ExactSumsOfEveryRanksTermsAreTheWholesSum) {
+  // Terms over twenty orders of magnitude, dealt out among the ranks as grains would be.
+  const Ranks ranks = Ranks::world();
+  std::vector<double> terms;
+  for (int k = 0; k < 5000; ++k) terms.push_back((k % 3 ? 1 : -1) * std::pow(10.0, (k * 7919) % 21 - 10) * (1 + k % 17));
+  ExactSum whole, square_whole;
+  std::vector<ExactSum> partial(2);
+  for (std::size_t k = 0; k < terms.size(); ++k) {
+    whole += terms[k];
+    square_whole += terms[k] * terms[k];
+    if (int((k * 31) % std::size_t(ranks.size())) == ranks.rank()) {
+      partial[0] += terms[k];
+      partial[1] += terms[k] * terms[k];
+    }
+  }
+  ranks.sum(partial);
+  EXPECT_EQ(partial[0].value(), whole.value());
+  EXPECT_EQ(partial[1].value(), square_whole.value());
 }
 
 // What rank `from` sends rank `to`: from + to numbers (none from 0 to 0), each naming both.
