@@ -6,6 +6,7 @@
 #include "solver/contacts/contact_finding.h"
 #include "solver/contacts/islands.h"
 #include "solver/impulse/resting_contact.h"
+#include "solver/impulse/tiles.h"
 #include "solver/parallel_loops.h"
 
 namespace scree::solver {
@@ -27,8 +28,8 @@ struct SweepContacts {
 // (docs/benchmarks.md, "The eighth pass"). A sweep that collides nothing and finds no support
 // point deeper than `done_depth` ends the step, and builds no resting points.
 SweepContacts collide_and_gather(World& world, const ImpulseSettings& settings, double dt, double skin,
-                                 double resting_speed, bool closing, double done_depth, const std::vector<bool>& is_static,
-                                 std::vector<RigidBody>& posed, const RestingBodies& resting_bodies,
+                                 double largest_reach, double resting_speed, bool closing, double done_depth,
+                                 const std::vector<bool>& is_static, std::vector<RigidBody>& posed, const RestingBodies& resting_bodies,
                                  const RestingImpulses& impulses, RestingContacts& resting, StepReport& report) {
   std::optional<PhaseTimer> timer(std::in_place, report.times, Phase::contact_search);
   FoundContacts found =
@@ -78,7 +79,7 @@ SweepContacts collide_and_gather(World& world, const ImpulseSettings& settings, 
   // the order the resting solve takes them when nothing collides, else face after face (the
   // collisions may strike some faces' points off, below).
   const double deepest = build_resting_contacts(world, found.faces, found.points, face_collides, resting_bodies, is_static, dt,
-                                                colliding.empty(), resting);
+                                                largest_reach, colliding.empty(), resting);
   timer.emplace(report.times, Phase::collisions);
   std::vector<double> approach_before;  // only needed when something collides
   if (!colliding.empty())
@@ -146,8 +147,12 @@ void solve_by_impulses(World& world, const StepSettings& settings, std::vector<R
 
   // The neighbour list's skin: half the mean bounding radius keeps its candidates within
   // about twice the pairs, and lets the grains move a quarter radius between rebuilds.
-  double skin = 0;
-  for (std::size_t i = 0; i < n; ++i) skin += world.shapes[world.shape[i]].bounding_radius * world.scale[i];
+  double skin = 0, largest_radius = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double radius = world.shapes[world.shape[i]].bounding_radius * world.scale[i];
+    skin += radius;
+    largest_radius = std::max(largest_radius, radius);
+  }
   skin *= n > 0 ? 0.5 / double(n) : 0;
 
   // A sweep ends the step when no support point is deeper than a hundredth of one step's fall
@@ -159,7 +164,7 @@ void solve_by_impulses(World& world, const StepSettings& settings, std::vector<R
   // (docs/benchmarks.md, "The thirteenth pass").
   const double tolerated_depth = 0.01 * settings.gravity.norm() * dt * dt;
   const double touching_gap = 0.1 * settings.gravity.norm() * dt * dt;
-  const RestingSettings resting_settings{settings.impulse.warm_start,
+  RestingSettings resting_settings{settings.impulse.warm_start,
                                          settings.impulse.resting_tolerance * settings.gravity.norm() * dt,
                                          touching_gap / dt,
                                          settings.impulse.resting_passes,
@@ -168,6 +173,9 @@ void solve_by_impulses(World& world, const StepSettings& settings, std::vector<R
                                          settings.impulse.resting_coarse_every,
                                          settings.gravity.isZero() ? Vec3::Zero() : Vec3(settings.gravity.normalized()),
                                          resting_speed};
+  // How far apart two grains can touch, within the contact search's margin (as find_contacts()
+  // widens it for the largest grain): the tiles' cells where no two grains touch.
+  resting_settings.largest_reach = largest_reach(largest_radius, std::max(resting_speed * dt, 1e-6 * largest_radius));
   // The last step's resting impulses, then also this step's as the sweeps apply them; the
   // step keeps its own.
   RestingImpulses impulses = std::move(world.resting_impulses);
@@ -185,9 +193,9 @@ void solve_by_impulses(World& world, const StepSettings& settings, std::vector<R
     // drives the body below it on into what it rests on, with no sweep left to stop it (the
     // base of a rock mass ended steps 7 cm inside the ground).
     const bool closing = sweeps > 1 && sweep + 1 == sweeps;
-    const SweepContacts met = collide_and_gather(world, settings.impulse, dt, skin, resting_speed, closing,
-                                                 sweep > 0 ? tolerated_depth : -1.0, is_static, posed, resting_bodies,
-                                                 impulses, resting, report);
+    const SweepContacts met =
+        collide_and_gather(world, settings.impulse, dt, skin, resting_settings.largest_reach, resting_speed, closing,
+                           sweep > 0 ? tolerated_depth : -1.0, is_static, posed, resting_bodies, impulses, resting, report);
     // Done when nothing collides and the step ends with resting contacts touching, to a
     // hundredth of what one step of gravity would move. The first sweep always solves: its
     // warm start is what holds a heap still.

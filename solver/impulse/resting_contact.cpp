@@ -188,46 +188,39 @@ PointRuns point_runs(const RestingContacts& resting) {
   return runs;
 }
 
-// Greedy colouring in point order: each unit takes the lowest colour that none of its grains
-// has taken yet; a tile's units go colour by colour, the order a pass had when threads shared
-// it a colour at a time: a unit's change reaches the units of its grains' later colours in the
-// same pass. The island is given as its runs (`runs`, in point order); the runs of one pair
-// next to each other in it are one unit. `taken` (by body, all zero for this island's grains)
-// is left marked. An island of `shared_island` points or more is cut into tiles (tile_units())
-// at the places `posed`.
+// Greedy colouring in point order within each tile: each unit takes the lowest colour that
+// none of its grains has taken yet in its tile; a tile's units go colour by colour, the order a
+// pass had when threads shared it a colour at a time: a unit's change reaches the units of its
+// grains' later colours in the same pass. Coloured tile by tile rather than across the island,
+// a unit's colour depends on its tile's units alone, which a rank holding the tile has
+// (docs/parallel.md). The island is given as its runs (`runs`, in point order); the runs of
+// one pair next to each other in it are one unit. `taken` (by body) is all zero before and
+// after. An island of `shared_island` points or more is cut into tiles (tile_units()) of
+// cells `width` wide at the places `posed`; a smaller one is one tile.
 Schedule schedule(const std::vector<std::uint32_t>& island, const PointRuns& runs, const std::vector<bool>& is_static,
-                  const std::vector<RigidBody>& posed, std::vector<std::uint64_t>& taken) {
+                  const std::vector<RigidBody>& posed, double width, std::vector<std::uint64_t>& taken) {
   const std::vector<std::pair<std::uint32_t, std::uint32_t>>& pairs = runs.pairs;
-  std::vector<std::uint32_t> unit_begin, unit_colour;
+  std::vector<std::uint32_t> unit_begin;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> unit_bodies;
   std::size_t island_points = 0;
   for (std::size_t k = 0; k < island.size(); ++k) {
     island_points += runs.start[island[k] + 1] - runs.start[island[k]];
-    const auto [a, b] = pairs[island[k]];
     if (k > 0 && pairs[island[k - 1]] == pairs[island[k]]) continue;
-    const bool b_moves = !is_static[b];
-    const std::uint64_t used = taken[a] | (b_moves ? taken[b] : 0);
-    const int colour = used == ~std::uint64_t(0) ? colour_limit : std::countr_one(used);
-    if (colour < colour_limit) {
-      taken[a] |= std::uint64_t(1) << colour;
-      if (b_moves) taken[b] |= std::uint64_t(1) << colour;
-    }
     unit_begin.push_back(std::uint32_t(k));
-    unit_colour.push_back(std::uint32_t(colour));
-    unit_bodies.push_back({a, b});
+    unit_bodies.push_back(pairs[island[k]]);
   }
   unit_begin.push_back(std::uint32_t(island.size()));
 
   Tiling tiling;
   if (island_points >= shared_island) {
-    tiling = tile_units(unit_bodies, is_static, posed);
+    tiling = tile_units(unit_bodies, is_static, posed, width);
   } else {
     tiling.tile.assign(unit_bodies.size(), 0);
     tiling.per_phase = {1, 0, 0, 0};
   }
   const std::uint32_t tile_count = tiling.count();
   // Units by tile, then colour, then point order (a counting sort on each key, stable).
-  std::vector<std::uint32_t> order(unit_colour.size());
+  std::vector<std::uint32_t> order(unit_bodies.size());
   std::iota(order.begin(), order.end(), 0);
   auto sort_by = [&](const std::vector<std::uint32_t>& key, std::uint32_t keys) {
     std::vector<std::uint32_t> start(keys + 1, 0), sorted(order.size());
@@ -236,6 +229,25 @@ Schedule schedule(const std::vector<std::uint32_t>& island, const PointRuns& run
     for (std::uint32_t u : order) sorted[start[key[u]]++] = u;
     order = std::move(sorted);
   };
+  sort_by(tiling.tile, tile_count);
+  std::vector<std::uint32_t> unit_colour(unit_bodies.size());
+  for (std::size_t first = 0; first < order.size();) {
+    std::size_t end = first;
+    while (end < order.size() && tiling.tile[order[end]] == tiling.tile[order[first]]) ++end;
+    for (std::size_t k = first; k < end; ++k) {
+      const auto [a, b] = unit_bodies[order[k]];
+      const bool b_moves = !is_static[b];
+      const std::uint64_t used = taken[a] | (b_moves ? taken[b] : 0);
+      const int colour = used == ~std::uint64_t(0) ? colour_limit : std::countr_one(used);
+      if (colour < colour_limit) {
+        taken[a] |= std::uint64_t(1) << colour;
+        if (b_moves) taken[b] |= std::uint64_t(1) << colour;
+      }
+      unit_colour[order[k]] = std::uint32_t(colour);
+    }
+    for (std::size_t k = first; k < end; ++k) taken[unit_bodies[order[k]].first] = taken[unit_bodies[order[k]].second] = 0;
+    first = end;
+  }
   sort_by(unit_colour, colour_limit + 1);
   sort_by(tiling.tile, tile_count);
 
@@ -266,11 +278,16 @@ struct RestingOrder {
 
 namespace {
 
-RestingOrder schedule_islands(const PointRuns& runs, const std::vector<bool>& is_static, const std::vector<RigidBody>& posed) {
+// The tiles' cells are as wide as the farthest touching pair of all the islands (tile_width()):
+// the same grid for every island, so a rank that holds some of them cuts as one holding all,
+// given the widest pair over the ranks (docs/parallel.md).
+RestingOrder schedule_islands(const PointRuns& runs, const std::vector<bool>& is_static, const std::vector<RigidBody>& posed,
+                              double largest_reach) {
   RestingOrder order;
   std::vector<std::uint64_t> taken(posed.size(), 0);
+  const double width = tile_width(runs.pairs, is_static, posed, largest_reach);
   for (const Island& island : contact_islands(runs.pairs, is_static)) {
-    order.schedules.push_back(schedule(island.contacts, runs, is_static, posed, taken));
+    order.schedules.push_back(schedule(island.contacts, runs, is_static, posed, width, taken));
     order.layers.push_back(island_layers(island, runs.pairs, is_static));
   }
   return order;
@@ -674,7 +691,8 @@ void RestingContacts::add(const SupportFace& face, std::span<const SupportPoint>
 
 double build_resting_contacts(const World& world, std::span<const SupportFace> faces, std::span<const SupportPoint> points,
                               const std::vector<bool>& collides, const RestingBodies& bodies,
-                              const std::vector<bool>& is_static, double dt, bool in_solve_order, RestingContacts& resting) {
+                              const std::vector<bool>& is_static, double dt, double largest_reach, bool in_solve_order,
+                              RestingContacts& resting) {
   // Where each face's points start, face after face.
   std::vector<std::size_t> first_point(faces.size() + 1, 0);
   for (std::size_t f = 0; f < faces.size(); ++f) first_point[f + 1] = first_point[f] + (collides[f] ? 0 : faces[f].point_count);
@@ -686,7 +704,7 @@ double build_resting_contacts(const World& world, std::span<const SupportFace> f
     for (std::size_t f = 0; f < faces.size(); ++f)
       if (first_point[f + 1] > first_point[f]) add_run(runs, {faces[f].grain, faces[f].body}, first_point[f]);
     runs.start.push_back(std::uint32_t(count));
-    resting.order = std::make_shared<RestingOrder>(schedule_islands(runs, is_static, bodies.velocities));
+    resting.order = std::make_shared<RestingOrder>(schedule_islands(runs, is_static, bodies.velocities, largest_reach));
     place = place_in_order(resting.order->schedules, count);
   }
   resting.faces.resize(faces.size());
@@ -764,7 +782,7 @@ SolvedIslands solve_islands(const std::vector<bool>& is_static, const RestingImp
   {
 #pragma omp single nowait
     {
-      if (!ordered) order = schedule_islands(point_runs(resting), is_static, bodies.velocities);
+      if (!ordered) order = schedule_islands(point_runs(resting), is_static, bodies.velocities, settings.largest_reach);
       coarse.resize(order.schedules.size());
       if (settings.coarse_every > 0 && settings.down != Vec3::Zero())
         for (std::size_t i = 0; i < order.schedules.size(); ++i)

@@ -5,6 +5,7 @@
 // a heap's layers, passes until the velocities stop changing, in an order that lets the cores
 // share one island and gives the same bits on any number of them.
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <new>
 #include <type_traits>
@@ -158,7 +159,8 @@ struct RestingContacts {
 // point's depth.
 double build_resting_contacts(const World& world, std::span<const SupportFace> faces, std::span<const SupportPoint> points,
                               const std::vector<bool>& collides, const RestingBodies& bodies,
-                              const std::vector<bool>& is_static, double dt, bool in_solve_order, RestingContacts& resting);
+                              const std::vector<bool>& is_static, double dt, double largest_reach, bool in_solve_order,
+                              RestingContacts& resting);
 
 RestingFace resting_face(const SupportFace& face, double friction);
 // One support point of face `face_index` (`face`) as resting contact, with the normal velocity
@@ -186,6 +188,10 @@ struct RestingSettings {
   // m/s: an island takes coarse steps only while each of its grains is slower than this (a
   // heap at rest, not a flow: scaling a flowing layer's impulses hands momentum across it).
   double coarse_speed = 0;
+  // m: the farthest two grains' centroids can lie apart when they touch (tiles.h,
+  // largest_reach()): a big island's tiles are cells as wide as the farthest touching pair
+  // of the sweep, this wide where no two grains touch; infinite, one tile.
+  double largest_reach = std::numeric_limits<double>::infinity();
 };
 
 // Resting contact (seed 000 §4.1 against walls; scree also between grains, below): velocities

@@ -2,7 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
+#include <numeric>
+#include <tuple>
 
 namespace scree::solver {
 
@@ -12,55 +13,42 @@ std::uint32_t Tiling::first(int phase) const {
   return sum;
 }
 
+double largest_reach(double largest_radius, double margin) { return 2 * largest_radius + margin; }
+
+double tile_width(const std::vector<std::pair<std::uint32_t, std::uint32_t>>& unit_bodies, const std::vector<bool>& is_static,
+                  const std::vector<RigidBody>& posed, double largest_reach) {
+  double reach = 0;
+  for (const auto& [a, b] : unit_bodies)
+    if (!is_static[b]) reach = std::max(reach, (posed[a].position - posed[b].position).head<2>().cwiseAbs().maxCoeff());
+  return (reach > 0 ? reach : largest_reach) * (1 + 1e-9);
+}
+
 Tiling tile_units(const std::vector<std::pair<std::uint32_t, std::uint32_t>>& unit_bodies, const std::vector<bool>& is_static,
-                  const std::vector<RigidBody>& posed) {
-  // A side of the grid at most: 64 × 64 cells hold the islands of ~10⁴ grains a cell or more
-  // apiece; wider islands get wider cells, which stay correct.
-  constexpr int most_cells = 64;
-  Eigen::Vector2d low = Eigen::Vector2d::Constant(std::numeric_limits<double>::infinity()), high = -low;
-  double reach = 0;  // the farthest two touching grains' centroids lie apart in x or in y
+                  const std::vector<RigidBody>& posed, double width) {
+  // Monotone in the place, so two grains a width apart or less lie in one cell or next ones.
+  auto cell = [&](std::uint32_t body, int axis) { return std::int64_t(std::floor(posed[body].position[axis] / width)); };
+  auto phase_of = [](const std::array<std::int64_t, 2>& c) { return int((c[0] & 1) * 2 + (c[1] & 1)); };
+  std::vector<std::array<std::int64_t, 2>> unit_cell;
+  unit_cell.reserve(unit_bodies.size());
   for (const auto& [a, b] : unit_bodies) {
-    const Eigen::Vector2d at = posed[a].position.head<2>();
-    low = low.cwiseMin(at);
-    high = high.cwiseMax(at);
-    if (is_static[b]) continue;
-    const Eigen::Vector2d other = posed[b].position.head<2>();
-    low = low.cwiseMin(other);
-    high = high.cwiseMax(other);
-    reach = std::max(reach, (at - other).cwiseAbs().maxCoeff());
+    std::array<std::int64_t, 2> c{cell(a, 0), cell(a, 1)};
+    if (!is_static[b]) c = {std::min(c[0], cell(b, 0)), std::min(c[1], cell(b, 1))};
+    unit_cell.push_back(c);
   }
-  // Cells wider than the reach by far more than round-off, so that two grains a reach apart
-  // never land two cells apart.
-  const double width = reach * (1 + 1e-9);
-  std::array<int, 2> cells{};
-  Eigen::Vector2d size;
-  for (int axis = 0; axis < 2; ++axis) {
-    const double extent = high[axis] - low[axis];
-    cells[axis] = reach > 0 ? int(std::clamp(std::floor(extent / width), 1.0, double(most_cells))) : most_cells;
-    size[axis] = extent > 0 ? extent / cells[axis] : 1;
-  }
-  // Monotone in the place, so two grains a reach apart or less lie in one cell or next ones.
-  auto cell = [&](std::uint32_t body, int axis) {
-    return std::min(cells[axis] - 1, int(std::floor((posed[body].position[axis] - low[axis]) / size[axis])));
-  };
-  // Cell (i, j) is tile (i / 2) × rows + j / 2 of phase 2 (i mod 2) + j mod 2.
+  // The cells that hold units, phase by phase, then by column and row: the tiles.
+  std::vector<std::uint32_t> by_cell(unit_bodies.size());
+  std::iota(by_cell.begin(), by_cell.end(), 0u);
+  auto key = [&](std::uint32_t u) { return std::tuple(phase_of(unit_cell[u]), unit_cell[u][0], unit_cell[u][1]); };
+  std::sort(by_cell.begin(), by_cell.end(), [&](std::uint32_t x, std::uint32_t y) { return key(x) < key(y); });
   Tiling t;
-  std::array<std::uint32_t, Tiling::phases> rows{};
-  for (int f = 0; f < Tiling::phases; ++f) {
-    rows[std::size_t(f)] = std::uint32_t((cells[1] + 1 - f % 2) / 2);
-    t.per_phase[std::size_t(f)] = std::uint32_t((cells[0] + 1 - f / 2) / 2) * rows[std::size_t(f)];
-  }
-  std::array<std::uint32_t, Tiling::phases> first{};
-  for (int f = 0; f < Tiling::phases; ++f) first[std::size_t(f)] = t.first(f);
-  t.tile.reserve(unit_bodies.size());
-  for (const auto& [a, b] : unit_bodies) {
-    int i = cell(a, 0), j = cell(a, 1);
-    if (!is_static[b]) {
-      i = std::min(i, cell(b, 0));
-      j = std::min(j, cell(b, 1));
+  t.tile.resize(unit_bodies.size());
+  for (std::size_t k = 0; k < by_cell.size(); ++k) {
+    const std::uint32_t u = by_cell[k];
+    if (k == 0 || unit_cell[u] != unit_cell[by_cell[k - 1]]) {
+      t.cell.push_back(unit_cell[u]);
+      ++t.per_phase[std::size_t(phase_of(unit_cell[u]))];
     }
-    const std::size_t f = std::size_t((i % 2) * 2 + j % 2);
-    t.tile.push_back(first[f] + std::uint32_t(i / 2) * rows[f] + std::uint32_t(j / 2));
+    t.tile[u] = std::uint32_t(t.cell.size() - 1);
   }
   return t;
 }

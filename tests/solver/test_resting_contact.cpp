@@ -11,6 +11,7 @@
 
 #include "solver/contacts/contact_finding.h"
 #include "solver/impulse/resting_contact.h"
+#include "solver/impulse/tiles.h"
 #include "solver/step.h"
 
 namespace scree::solver {
@@ -184,12 +185,14 @@ TEST(RestingContact, PointsBuiltWhereTheyAreSolvedSolveAsPointsMovedThere) {
     std::vector<bool> is_static(w.bodies.size(), false);
     is_static.back() = true;
     RestingBodies bodies(out.posed, out.corrections);
+    RestingSettings settings{1, 1e-6, 0, 1000};
+    settings.largest_reach = largest_reach(r, 1e-6);
     build_resting_contacts(w, found.faces, found.points, std::vector<bool>(found.faces.size(), false), bodies, is_static,
-                           s.time_step, in_solve_order, out.resting);
+                           s.time_step, settings.largest_reach, in_solve_order, out.resting);
     out.built_in_order = out.resting.order != nullptr;
     StepReport report;
     report.wall_impulse.assign(1, Vec3::Zero());
-    rest(w, is_static, out.impulses, out.resting, bodies, RestingSettings{1, 1e-6, 0, 1000}, report);
+    rest(w, is_static, out.impulses, out.resting, bodies, settings, report);
     return out;
   };
   const Solved built = solve(true), moved = solve(false);
