@@ -12,6 +12,7 @@
 #include <omp.h>
 
 #include "solver/contacts/islands.h"
+#include "solver/exact_sum.h"
 #include "solver/impulse/coarse_step.h"
 #include "solver/impulse/move_to.h"
 #include "solver/impulse/tiles.h"
@@ -412,6 +413,20 @@ std::vector<CoarseUnit> coarse_units(const Schedule& s, const RestingPoints& poi
   return units;
 }
 
+// An island's sum of `by_unit` (by unit in schedule order): tile by tile in schedule order,
+// the tiles' sums then exactly (exact_sum.h), so the bits do not depend on which thread or rank
+// solved which tile (docs/parallel.md). Tiles hold a few dozen units, so the exact sum costs
+// little over the plain one.
+double sum_by_tiles(const Schedule& s, const std::vector<double>& by_unit) {
+  ExactSum sum;
+  for (std::size_t t = 0; t + 1 < s.tile_start.size(); ++t) {
+    double tile = 0;
+    for (std::uint32_t u = s.tile_start[t]; u < s.tile_start[t + 1]; ++u) tile += by_unit[u];
+    sum += tile;
+  }
+  return sum.value();
+}
+
 // Projected Gauss–Seidel passes over an island in its schedule until no unit changes the
 // relative velocity at any of its points by more than the tolerance, measured on the bodies
 // before and after the unit: the points of one face share their load in ways that move load
@@ -426,12 +441,12 @@ std::vector<CoarseUnit> coarse_units(const Schedule& s, const RestingPoints& poi
 // With `settings.conjugate`, after pass k every point's impulse moves by β_k d, d its
 // direction, and the direction becomes its change in the pass plus β_k d (Silcowitz et al.
 // 2010, the nonsmooth nonlinear conjugate gradient); β_k = |Δλ_k|² / |Δλ_{k−1}|² over the
-// island, summed unit by unit in schedule order, and above 1 the directions restart from the
+// island, summed tile by tile (sum_by_tiles()), and above 1 the directions restart from the
 // changes. The step may leave an impulse outside its cone for a moment: the next pass projects
 // it. A unit the active set skips has no change, and its direction keeps β times itself. Stops after
-// `max_passes` if still changing. Returns the passes, and adds the work done to `work`, unit by
-// unit in schedule order (each unit's own sum, kept beside the schedule, is the same on any
-// number of threads). With `parallel` and `crowded`, sets `*crowded` when the teams' waits so
+// `max_passes` if still changing. Returns the passes, and adds the work done to `work`, each
+// unit's own sum (kept beside the schedule, the same on any number of threads) summed tile by
+// tile (sum_by_tiles()). With `parallel` and `crowded`, sets `*crowded` when the teams' waits so
 // far tell that other processes hold the cores (CrowdWatch).
 template <class Pass>
 int passes_until_still(const Schedule& s, RestingPoints& points, std::vector<RigidBody>& bodies,
@@ -619,8 +634,7 @@ int passes_until_still(const Schedule& s, RestingPoints& points, std::vector<Rig
       largest_of[k % 2][std::size_t(me)] = mine;
       if (threads > 1) barrier->arrive_and_wait();
       const double largest = *std::max_element(largest_of[k % 2].begin(), largest_of[k % 2].end());
-      double change = 0;
-      for (double c : changes) change += c;
+      const double change = sum_by_tiles(s, changes);
       beta = settings.conjugate && k > 0 && last_change > 0 && change <= last_change ? change / last_change : 0;
       last_change = change;
       if (me == 0) passes = k + 1;
@@ -637,8 +651,13 @@ int passes_until_still(const Schedule& s, RestingPoints& points, std::vector<Rig
     }
   }
   if (crowded && barrier) *crowded = crowd_watch.add(barrier->waits(), barrier->sleeps()) || *crowded;
-  for (const Work& w : unit_work) work += w;
-  work += coarse_work;
+  std::vector<double> normal(unit_work.size()), friction(unit_work.size());
+  for (std::size_t u = 0; u < unit_work.size(); ++u) {
+    normal[u] = unit_work[u].normal;
+    friction[u] = unit_work[u].friction;
+  }
+  work.normal += sum_by_tiles(s, normal) + coarse_work.normal;
+  work.friction += sum_by_tiles(s, friction) + coarse_work.friction;
   return passes;
 }
 
@@ -860,13 +879,15 @@ SolvedIslands solve_islands(const std::vector<bool>& is_static, const RestingImp
   for (std::size_t i = 0; i < schedules.size(); ++i)
     if (small(i)) push_island(i, false, nullptr);
   timer.reset();
-  Work work;
+  // Exactly, as the islands may be solved on several ranks.
+  ExactSum normal, friction;
   int passes = 0;
   for (std::size_t i = 0; i < schedules.size(); ++i) {
-    work += island_work[i];
+    normal += island_work[i].normal;
+    friction += island_work[i].friction;
     passes = std::max({passes, held[i], pushed[i]});
   }
-  return {passes, work};
+  return {passes, {normal.value(), friction.value()}};
 }
 
 }  // namespace
