@@ -30,6 +30,53 @@ std::uint32_t World::add_grain(std::uint64_t grain_id, std::uint32_t shape_index
   return index;
 }
 
+void World::replace_grains(std::vector<Grain> grains) {
+  for (std::size_t k = 1; k < grains.size(); ++k)
+    if (!(grains[k - 1].id < grains[k].id)) throw std::invalid_argument("replace_grains: grains not in ascending ids");
+  // Each old body's new index (none: gone); grains kept keep their order, as both lists
+  // ascend by id, and the static bodies keep theirs after the grains.
+  constexpr std::uint32_t none = ~std::uint32_t(0);
+  const std::size_t old_grains = grain_count();
+  std::vector<std::uint32_t> new_index(bodies.size(), none);
+  for (std::size_t i = 0, k = 0; i < old_grains && k < grains.size();) {
+    if (id[i] < grains[k].id) ++i;
+    else if (grains[k].id < id[i]) ++k;
+    else new_index[i++] = std::uint32_t(k++);
+  }
+  for (std::size_t b = old_grains; b < bodies.size(); ++b) new_index[b] = std::uint32_t(grains.size() + (b - old_grains));
+
+  std::vector<RigidBody> new_bodies;
+  new_bodies.reserve(grains.size() + bodies.size() - old_grains);
+  id.clear();
+  shape.clear();
+  material.clear();
+  scale.clear();
+  for (Grain& g : grains) {
+    id.push_back(g.id);
+    shape.push_back(g.shape);
+    material.push_back(g.material);
+    scale.push_back(g.scale);
+    new_bodies.push_back(g.body);
+  }
+  new_bodies.insert(new_bodies.end(), bodies.begin() + std::ptrdiff_t(old_grains), bodies.end());
+  bodies = std::move(new_bodies);
+
+  std::vector<RestingImpulses::Entry> kept;
+  for (const auto& [key, impulse] : resting_impulses)
+    if (new_index[key.a] != none && new_index[key.b] != none)
+      kept.push_back({RestingKey{new_index[key.a], new_index[key.b], key.plane, key.node}, impulse});
+  resting_impulses = RestingImpulses(std::move(kept));
+  NearNodeCache near;
+  for (std::size_t p = 0; p < near_nodes.pairs.size(); ++p) {
+    const std::uint32_t first = new_index[near_nodes.pairs[p] >> 32], second = new_index[near_nodes.pairs[p] & 0xffffffffu];
+    if (first == none || second == none) continue;
+    near.pairs.push_back(std::uint64_t(first) << 32 | second);
+    near.near.push_back(std::move(near_nodes.near[p]));
+  }
+  near_nodes = std::move(near);
+  neighbours = NeighbourList();
+}
+
 void Wall::place(double t) {
   point = point_at_zero + velocity * t;
   min = min_at_zero + velocity * t;

@@ -54,6 +54,15 @@ struct EnergyBooks {
 };
 
 
+// A grain as the world holds it, apart from the caches: what ranks hand each other
+// (solver/ranks/share_grains.h).
+struct Grain {
+  std::uint64_t id = 0;
+  std::uint32_t shape = 0, material = 0;
+  double scale = 1;
+  RigidBody body;
+};
+
 struct World {
   std::vector<GrainShape> shapes;
   // Grains, by index.
@@ -86,6 +95,13 @@ struct World {
   // grains and before the static bodies; returns its index.
   std::uint32_t add_grain(std::uint64_t grain_id, std::uint32_t shape_index, std::uint32_t material_index,
                           double density, double grain_scale, const Vec3& position, const Quat& orientation);
+  // The grains replaced by `grains` (ascending ids, as every world keeps them: docs/parallel.md).
+  // What the world carries of a grain it keeps (its resting impulses and its pairs' near
+  // nodes) follows it to its new index, and the static bodies' indices move with the grain
+  // count; what names a grain it no longer holds is dropped. The neighbour list starts afresh
+  // (a cache: the same pairs either way).
+  void replace_grains(std::vector<Grain> grains);
+  Grain grain(std::uint32_t index) const { return {id[index], shape[index], material[index], scale[index], bodies[index]}; }
   void add_wall(const Wall& wall);  // `wall` as it is at t = 0, placed at `time`
   void set_terrain(std::shared_ptr<const TerrainField> field, std::uint32_t material_index);  // after the walls
   std::uint32_t terrain_body() const { return std::uint32_t(grain_count() + walls.size()); }
