@@ -56,6 +56,20 @@ void Decomposition::near_below(std::uint32_t index, const Vec3& at, double reach
   if (at[node.axis] + reach >= node.cut) near_below(node.upper, at, reach, found);
 }
 
+std::vector<int> Decomposition::neighbours(int rank, double reach) const {
+  const std::vector<Box> boxes = regions();
+  const Box& mine = boxes.at(std::size_t(rank));
+  std::vector<int> found;
+  for (int r = 0; r < ranks(); ++r) {
+    if (r == rank) continue;
+    const Box& other = boxes[std::size_t(r)];
+    // The gap between the boxes along each axis (none where they overlap or touch).
+    const Vec3 gap = (mine.min() - other.max()).cwiseMax(other.min() - mine.max()).cwiseMax(0.0);
+    if (gap.norm() <= reach) found.push_back(r);
+  }
+  return found;
+}
+
 std::uint32_t Decomposition::add_leaf(int rank) {
   nodes_.push_back(Node{-1, 0, std::uint32_t(rank), 0});
   return std::uint32_t(nodes_.size() - 1);

@@ -31,6 +31,9 @@ class Decomposition {
   std::vector<Box> regions() const;
   // The ranks whose regions come within `reach` of `at` (its owner among them), ascending.
   std::vector<int> ranks_near(const Vec3& at, double reach) const;
+  // The other ranks whose regions come within `reach` of `rank`'s, ascending: the ranks it
+  // shares grains with when its halo is `reach` deep (each lists the other).
+  std::vector<int> neighbours(int rank, double reach) const;
 
   // nx × ny × nz ranks over `bounds`, rank (i · ny + j) · nz + k at cell (i, j, k); cells of
   // equal size, the outer ones reaching on to infinity.

@@ -62,6 +62,20 @@ TEST(Decomposition, RanksNearAPlaceAreThoseWithinReach) {
   EXPECT_EQ(d.ranks_near(Vec3(1.5, 1.5, 0.5), 0.4), std::vector<int>{3});
 }
 
+TEST(Decomposition, NeighboursAreTheRegionsWithinReach) {
+  const Decomposition d = Decomposition::cartesian(Box(Vec3(0, 0, 0), Vec3(3, 2, 1)), {3, 2, 1});
+  // Rank (i · 2 + j): cells 1 × 1 in x and y.
+  EXPECT_EQ(d.neighbours(0, 0.5), (std::vector<int>{1, 2, 3}));      // touching, corner included
+  EXPECT_EQ(d.neighbours(0, 1.2), (std::vector<int>{1, 2, 3, 4, 5}));  // x gap 1 to the third column
+  EXPECT_EQ(d.neighbours(2, 0.1), (std::vector<int>{0, 1, 3, 4, 5}));
+  EXPECT_TRUE(Decomposition().neighbours(0, 100).empty());
+  for (int r = 0; r < 6; ++r)
+    for (int other : d.neighbours(r, 1.2)) {
+      const std::vector<int> back = d.neighbours(other, 1.2);
+      EXPECT_TRUE(std::find(back.begin(), back.end(), r) != back.end()) << r << " " << other;
+    }
+}
+
 TEST(Decomposition, CartesianRefusesNoRanksOrFlatBounds) {
   EXPECT_THROW(Decomposition::cartesian(Box(Vec3::Zero(), Vec3::Ones()), {0, 1, 1}), std::invalid_argument);
   EXPECT_THROW(Decomposition::cartesian(Box(Vec3::Zero(), Vec3(1, 0, 1)), {1, 2, 1}), std::invalid_argument);
