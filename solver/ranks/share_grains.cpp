@@ -80,7 +80,7 @@ struct Message {
 
 }  // namespace
 
-void share_grains(World& world, std::vector<char>& owned, const Decomposition& regions, double halo, const Ranks& ranks) {
+Halo share_grains(World& world, std::vector<char>& owned, const Decomposition& regions, double halo, const Ranks& ranks) {
   const int me = ranks.rank();
   if (regions.ranks() != ranks.size())
     throw std::invalid_argument("share_grains: " + std::to_string(regions.ranks()) + " regions for " +
@@ -159,7 +159,62 @@ void share_grains(World& world, std::vector<char>& owned, const Decomposition& r
     }
   world.resting_impulses = RestingImpulses(std::move(entries));
   owned.assign(world.grain_count(), 0);
-  for (std::uint32_t i = 0; i < world.grain_count(); ++i) owned[i] = regions.owner(world.bodies[i].position) == me;
+  Halo laid_out;
+  laid_out.partners = regions.neighbours(me, halo);
+  laid_out.send.resize(laid_out.partners.size());
+  laid_out.take.resize(laid_out.partners.size());
+  auto partner_slot = [&](int rank) {
+    return std::size_t(std::lower_bound(laid_out.partners.begin(), laid_out.partners.end(), rank) - laid_out.partners.begin());
+  };
+  for (std::uint32_t i = 0; i < world.grain_count(); ++i) {
+    const Vec3& at = world.bodies[i].position;
+    const int owner = regions.owner(at);
+    owned[i] = owner == me;
+    if (owner != me) {
+      laid_out.take[partner_slot(owner)].push_back(i);
+      continue;
+    }
+    for (int rank : regions.ranks_near(at, halo))
+      if (rank != me) laid_out.send[partner_slot(rank)].push_back(i);
+  }
+  return laid_out;
+}
+
+namespace {
+// What a refresh sends of a body: where it is and how it moves.
+struct Motion {
+  double position[3], orientation[4], velocity[3], angular_velocity[3];
+};
+}  // namespace
+
+void refresh_halo(std::vector<RigidBody>& bodies, const Halo& halo, const Ranks& ranks) {
+  std::vector<Bytes> outgoing;
+  for (const std::vector<std::uint32_t>& send : halo.send) {
+    std::vector<Motion> motions;
+    for (std::uint32_t i : send) {
+      const RigidBody& b = bodies[i];
+      motions.push_back({{b.position.x(), b.position.y(), b.position.z()},
+                         {b.orientation.w(), b.orientation.x(), b.orientation.y(), b.orientation.z()},
+                         {b.velocity.x(), b.velocity.y(), b.velocity.z()},
+                         {b.angular_velocity.x(), b.angular_velocity.y(), b.angular_velocity.z()}});
+    }
+    outgoing.push_back(to_bytes<Motion>(motions));
+  }
+  const std::vector<Bytes> incoming = ranks.exchange(halo.partners, outgoing);
+  for (std::size_t k = 0; k < halo.partners.size(); ++k) {
+    const std::vector<Motion> motions = from_bytes<Motion>(incoming[k]);
+    if (motions.size() != halo.take[k].size())
+      throw std::logic_error("refresh_halo: rank " + std::to_string(halo.partners[k]) + " sent " +
+                             std::to_string(motions.size()) + " grains for a halo of " + std::to_string(halo.take[k].size()));
+    for (std::size_t j = 0; j < motions.size(); ++j) {
+      const Motion& m = motions[j];
+      RigidBody& b = bodies[halo.take[k][j]];
+      b.position = Vec3(m.position[0], m.position[1], m.position[2]);
+      b.orientation = Quat(m.orientation[0], m.orientation[1], m.orientation[2], m.orientation[3]);
+      b.velocity = Vec3(m.velocity[0], m.velocity[1], m.velocity[2]);
+      b.angular_velocity = Vec3(m.angular_velocity[0], m.angular_velocity[1], m.angular_velocity[2]);
+    }
+  }
 }
 
 }  // namespace scree::solver

@@ -158,6 +158,49 @@ TEST(ShareGrains, EachRankHoldsItsOwnGrainsAndItsHalo) {
   expect_shared(w, owned, e, grid_first, halo, ranks);
 }
 
+// Between hand-overs the owners' motion reaches their grains in the others' halos: each rank
+// moves and spins its own grains, and after a refresh every grain it holds is as its owner
+// left it, bit for bit.
+TEST(ShareGrains, ARefreshBringsTheHaloTheOwnersMotion) {
+  const Ranks ranks = Ranks::world();
+  const Everything e = everything();
+  std::vector<double> weights(e.grains.size(), 1.0);
+  std::vector<std::uint64_t> ids;
+  for (const Grain& g : e.grains) ids.push_back(g.id);
+  const Decomposition regions = Decomposition::bisection(places(e), weights, ids, ranks.size());
+  std::vector<char> owned;
+  World w = first_share(e, ranks, owned);
+  const Halo halo = share_grains(w, owned, regions, 0.6, ranks);
+  // What every grain's owner does to it, the same on every rank: a function of its id.
+  auto moved = [](std::uint64_t id, RigidBody b) {
+    b.position += Vec3(1e-3 * double(id % 13), -2e-3, 1e-4 * double(id % 5));
+    b.velocity = Vec3(double(id), 0.25, -1);
+    b.angular_velocity = Vec3(0, double(id % 7), 3);
+    b.orientation = Quat(Eigen::AngleAxisd(double(id % 11), Vec3::UnitZ()));
+    return b;
+  };
+  std::vector<RigidBody> bodies = w.bodies;
+  std::size_t in_halo = 0;
+  for (std::uint32_t i = 0; i < w.grain_count(); ++i) {
+    if (owned[i]) bodies[i] = moved(w.id[i], bodies[i]);
+    else in_halo += 1;
+  }
+  refresh_halo(bodies, halo, ranks);
+  for (std::uint32_t i = 0; i < w.grain_count(); ++i) {
+    const RigidBody expected = moved(w.id[i], w.bodies[i]);
+    EXPECT_EQ(bodies[i].position, expected.position) << w.id[i];
+    EXPECT_EQ(bodies[i].velocity, expected.velocity) << w.id[i];
+    EXPECT_EQ(bodies[i].angular_velocity, expected.angular_velocity) << w.id[i];
+    EXPECT_EQ(bodies[i].orientation.coeffs(), expected.orientation.coeffs()) << w.id[i];
+  }
+  std::size_t listed = 0;
+  for (const auto& take : halo.take) listed += take.size();
+  EXPECT_EQ(listed, in_halo);
+  if (ranks.size() > 1) {
+    EXPECT_GT(in_halo, 0u);
+  }
+}
+
 TEST(ShareGrains, RefusesRegionsForAnotherRankCount) {
   const Ranks ranks = Ranks::world();
   World w;
