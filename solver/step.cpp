@@ -2,6 +2,7 @@
 
 #include <optional>
 
+#include "solver/exact_sum.h"
 #include "solver/schemes.h"
 
 namespace scree::solver {
@@ -56,9 +57,9 @@ void integrate_positions(World& world, const std::vector<RigidBody>& corrections
   // Symplectic Euler: positions move with the new velocities (seed 000 eqs. 40–43), and the
   // corrections; what the corrections lift is booked with resting contact.
   const double potential_start = potential_energy(world, settings.gravity);
-  double corrected = 0;
-  for (std::size_t i = 0; i < n; ++i)
-    corrected -= settings.gravity.dot(corrections[i].velocity) * dt / world.bodies[i].inverse_mass;
+  ExactSum lifted;  // exactly, as the sums over grains that ranks share (docs/parallel.md)
+  for (std::size_t i = 0; i < n; ++i) lifted -= settings.gravity.dot(corrections[i].velocity) * dt / world.bodies[i].inverse_mass;
+  const double corrected = lifted.value();
   move_bodies(world.bodies, corrections, dt);
   world.energy.resting -= corrected;
   for (Wall& w : world.walls) w.place(world.time + dt);

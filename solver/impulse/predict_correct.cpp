@@ -5,9 +5,11 @@
 
 #include "solver/contacts/contact_finding.h"
 #include "solver/contacts/islands.h"
+#include "solver/exact_sum.h"
 #include "solver/impulse/resting_contact.h"
 #include "solver/impulse/tiles.h"
 #include "solver/parallel_loops.h"
+#include "solver/wall_books.h"
 
 namespace scree::solver {
 
@@ -101,20 +103,26 @@ SweepContacts collide_and_gather(World& world, const ImpulseSettings& settings, 
     }
     island_books[k] = resolve_collisions(posed, collisions, settings.collisions);
   }
+  // The islands' books summed exactly: islands resolved on several ranks add up the same.
+  ExactSum restitution, friction;
+  WallBooks walls(world.walls.size());
   for (std::size_t i = 0; i < islands.size(); ++i) {
     const Island& island = islands[i];
     const CollisionBooks& books = island_books[i];
     ++report.islands;
     report.increments += books.increments;
     report.stored_peak = std::max(report.stored_peak, books.stored_peak);
-    world.energy.restitution += books.restitution_loss;
-    world.energy.friction += books.friction_loss;
+    restitution += books.restitution_loss;
+    friction += books.friction_loss;
     for (std::size_t k = 0; k < island.contacts.size(); ++k) {
       const Contact& c = colliding[island.contacts[k]];
-      if (c.wall < 0) continue;
-      world.energy.wall_work += world.walls[c.wall].velocity.dot(books.impulses[k]);
-      report.wall_impulse[c.wall] -= books.impulses[k];
+      if (c.wall >= 0) walls.add(std::size_t(c.wall), world.walls[std::size_t(c.wall)].velocity, books.impulses[k]);
     }
+  }
+  if (!islands.empty()) {
+    world.energy.restitution += restitution.value();
+    world.energy.friction += friction.value();
+    walls.book(world.energy, report.wall_impulse);
   }
   // A face the collisions have just driven together faster than the resting speed (the
   // next ball of a row struck by the first) collides in the next sweep: resting contact

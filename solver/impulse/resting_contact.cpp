@@ -18,6 +18,7 @@
 #include "solver/impulse/tiles.h"
 #include "solver/parallel_loops.h"
 #include "solver/team_barrier.h"
+#include "solver/wall_books.h"
 
 namespace scree::solver {
 
@@ -900,15 +901,19 @@ int rest(World& world, const std::vector<bool>& is_static, RestingImpulses& impu
   world.energy.resting -= solved.work.normal;
   world.energy.friction -= solved.work.friction;
 
-  // The books, side by side in chunks of the points as they lie (in solve order): the walls'
-  // impulses and work summed chunk by chunk, the chunks in turn, so the sums are the same on
-  // any number of threads; each point's impulse set in the store where the warm start found
-  // it (a node is in one face, so no two points share a place). On one thread they were a
-  // fiftieth of a settled heap's step on two (docs/benchmarks.md, "The twenty-third pass").
+  // The books, side by side in chunks of the points as they lie (in solve order): each
+  // point's impulse on a wall noted chunk by chunk and then summed exactly (WallBooks), so
+  // the sums are the same on any number of threads and ranks; each point's impulse set in the
+  // store where the warm start found it (a node is in one face, so no two points share a
+  // place). On one thread they were a fiftieth of a settled heap's step on two
+  // (docs/benchmarks.md, "The twenty-third pass").
   constexpr std::size_t chunk = 1024;
-  const std::size_t chunks = (points.size() + chunk - 1) / chunk, walls = world.walls.size();
-  std::vector<Vec3> chunk_wall_impulse(chunks * walls, Vec3::Zero());
-  std::vector<double> chunk_wall_work(chunks, 0.0);
+  const std::size_t chunks = (points.size() + chunk - 1) / chunk;
+  struct OnWall {
+    std::size_t wall;
+    Vec3 impulse;  // on the grain
+  };
+  std::vector<std::vector<OnWall>> chunk_on_walls(chunks);
   std::vector<std::vector<std::uint32_t>> chunk_added(chunks);  // points the store had no entry for
 #pragma omp parallel for schedule(dynamic) if (points.size() >= smallest_parallel_loop)
   for (std::size_t c = 0; c < chunks; ++c)
@@ -921,18 +926,18 @@ int rest(World& world, const std::vector<bool>& is_static, RestingImpulses& impu
         const RestingImpulses::Found stored = impulses.at(p.stored);
         const RestingImpulses::Impulse* earlier = stored.this_step ? stored.impulse : nullptr;
         const Vec3 impulse = frame.to_world(earlier ? p.held - held_from(frame, earlier->cast<double>()) : p.held);
-        chunk_wall_work[c] += world.walls[std::size_t(wall)].velocity.dot(impulse);
-        chunk_wall_impulse[c * walls + std::size_t(wall)] -= impulse;
+        chunk_on_walls[c].push_back({std::size_t(wall), impulse});
       }
       if (p.stored == RestingImpulses::none) chunk_added[c].push_back(std::uint32_t(k));
       else impulses.set_at(p.stored, frame.to_world(p.held).cast<float>());
     }
   std::vector<std::uint32_t> added;
+  WallBooks walls(world.walls.size());
   for (std::size_t c = 0; c < chunks; ++c) {
-    world.energy.wall_work += chunk_wall_work[c];
-    for (std::size_t w = 0; w < walls; ++w) report.wall_impulse[w] += chunk_wall_impulse[c * walls + w];
+    for (const OnWall& on : chunk_on_walls[c]) walls.add(on.wall, world.walls[on.wall].velocity, on.impulse);
     added.insert(added.end(), chunk_added[c].begin(), chunk_added[c].end());
   }
+  walls.book(world.energy, report.wall_impulse);
   impulses.update(
       added.size(), [&](std::size_t j) { return resting.key(points[added[j]]); },
       [&](std::size_t j) { return resting.impulse(points[added[j]]); });
