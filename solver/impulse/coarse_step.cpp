@@ -1,9 +1,12 @@
 #include "solver/impulse/coarse_step.h"
 
 #include <algorithm>
+#include <map>
 #include <stdexcept>
 
 #include <Eigen/SparseCholesky>
+
+#include "solver/exact_sum.h"
 
 namespace scree::solver {
 
@@ -96,31 +99,40 @@ std::vector<double> coarse_scales(const CoarseLayers& layers, const std::vector<
   // The objective over μ: ½ μᵀHμ + gᵀμ, H_gh = Σ over grains of what groups g and h do to
   // each one's kinetic energy together (Σ P_g · P_h / m + (Σ r × P)_g · I⁻¹ (Σ r × P)_h), g_g the
   // power of group g's impulses on the present velocities less its reached term.
+  // Sums over grains and units taken exactly (exact_sum.h): the same however an island's
+  // grains are shared among ranks (docs/parallel.md).
   const int n = layers.groups;
   constexpr int slots = CoarseLayers::slots;
-  std::vector<Eigen::Triplet<double>> entries;
-  Eigen::VectorXd gradient = Eigen::VectorXd::Zero(n), diagonal = Eigen::VectorXd::Zero(n);
+  std::vector<ExactSum> gradient_sum(static_cast<std::size_t>(n));
+  std::map<std::pair<int, int>, ExactSum> h_sum;  // (row, column), the lower triangle
   for (std::size_t i = 0; i < layers.grains.size(); ++i) {
     const RigidBody& grain = bodies[layers.grains[i]];
     const Mat3& turn = inverse_inertia[layers.grains[i]];
     const std::int32_t* groups = &layers.grain_groups[i * slots];
     for (int s = 0; s < slots && groups[s] >= 0; ++s) {
       const GroupImpulse& x = impulses[i * slots + std::size_t(s)];
-      gradient[groups[s]] += x.linear.dot(grain.velocity) + x.angular.dot(grain.angular_velocity);
+      gradient_sum[std::size_t(groups[s])] += x.linear.dot(grain.velocity) + x.angular.dot(grain.angular_velocity);
       const Vec3 turned = turn * x.angular;
       for (int t = s; t < slots && groups[t] >= 0; ++t) {
         const GroupImpulse& y = impulses[i * slots + std::size_t(t)];
-        const double h = grain.inverse_mass * x.linear.dot(y.linear) + y.angular.dot(turned);
-        entries.emplace_back(std::max(groups[s], groups[t]), std::min(groups[s], groups[t]), h);
-        if (s == t) diagonal[groups[s]] += h;
+        h_sum[{std::max(groups[s], groups[t]), std::min(groups[s], groups[t])}] +=
+            grain.inverse_mass * x.linear.dot(y.linear) + y.angular.dot(turned);
       }
     }
   }
   for (std::size_t u = 0; u < reached.size(); ++u)
-    if (layers.unit_group[u] >= 0) gradient[layers.unit_group[u]] -= reached[u];
+    if (layers.unit_group[u] >= 0) gradient_sum[std::size_t(layers.unit_group[u])] -= reached[u];
+  Eigen::VectorXd gradient(n);
+  for (int g = 0; g < n; ++g) gradient[g] = gradient_sum[std::size_t(g)].value();
+  std::vector<Eigen::Triplet<double>> entries;
+  for (const auto& [at, sum] : h_sum) entries.emplace_back(at.first, at.second, sum.value());
   // A group that moves nothing (no load) keeps its scale 0; a hair of each diagonal keeps a
   // group that others' scalings reproduce (a hyperstatic heap) from a zero pivot.
-  for (int g = 0; g < n; ++g) entries.emplace_back(g, g, diagonal[g] > 0 ? 1e-9 * diagonal[g] : 1.0);
+  for (int g = 0; g < n; ++g) {
+    const auto diagonal = h_sum.find({g, g});
+    const double d = diagonal == h_sum.end() ? 0 : diagonal->second.value();
+    entries.emplace_back(g, g, d > 0 ? 1e-9 * d : 1.0);
+  }
   Eigen::SparseMatrix<double> H(n, n);
   H.setFromTriplets(entries.begin(), entries.end());
   const Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>, Eigen::Lower> ldlt(H);
@@ -140,7 +152,7 @@ ContactWork move_grains(const CoarseLayers& layers, const std::vector<double>& s
                        std::vector<RigidBody>& bodies, const std::vector<Mat3>& inverse_inertia,
                        std::vector<VelocityChange>& changes) {
   constexpr int slots = CoarseLayers::slots;
-  ContactWork work;
+  ExactSum normal_work, friction_work;  // exactly, as coarse_scales()' sums
   for (std::size_t i = 0; i < layers.grains.size(); ++i) {
     const std::int32_t* groups = &layers.grain_groups[i * slots];
     GroupImpulse sum;
@@ -157,13 +169,13 @@ ContactWork move_grains(const CoarseLayers& layers, const std::vector<double>& s
     const Vec3 mean_velocity = grain.velocity + 0.5 * changes[i].velocity;
     const Vec3 mean_angular_velocity = grain.angular_velocity + 0.5 * changes[i].angular_velocity;
     const double normal = mean_velocity.dot(sum.normal_linear) + mean_angular_velocity.dot(sum.normal_angular);
-    work.normal += normal;
-    work.friction += mean_velocity.dot(sum.linear) + mean_angular_velocity.dot(sum.angular) - normal;
+    normal_work += normal;
+    friction_work += mean_velocity.dot(sum.linear) + mean_angular_velocity.dot(sum.angular) - normal;
     grain.velocity += changes[i].velocity;
     grain.angular_velocity += changes[i].angular_velocity;
     for (int s = 0; s < slots && groups[s] >= 0; ++s) impulses[i * slots + std::size_t(s)] = GroupImpulse{};
   }
-  return work;
+  return {normal_work.value(), friction_work.value()};
 }
 
 }  // namespace scree::solver

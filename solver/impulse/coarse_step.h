@@ -71,8 +71,8 @@ struct GroupImpulse {
 // μ minimizing ½ λᵀWλ + λᵀ(u − t) over λ_g → (1 + μ_g) λ_g, from each grain's group impulses
 // (`impulses`, by place and slot), its velocities (`bodies`, `inverse_inertia` by body) and
 // each unit's Σ λ_n t over its points (`reached`); then shortened so that no 1 + c_g < 0.
-// Sums run in the order of the grains and units, so the result is the same on any number of
-// threads.
+// Sums over grains and units are taken exactly, so the result is the same on any number of
+// threads and however the grains are shared among ranks (docs/parallel.md).
 std::vector<double> coarse_scales(const CoarseLayers& layers, const std::vector<GroupImpulse>& impulses,
                                   const std::vector<RigidBody>& bodies, const std::vector<Mat3>& inverse_inertia,
                                   const std::vector<double>& reached);
@@ -98,8 +98,8 @@ struct ContactWork {
 // work on the relative motion at their points, ½ (u_before + u_after) · c P summed over the
 // points: over a grain's points that is Σ_g c_g (v̄ · ΣP + ω̄ · Σ r × P), v̄ and ω̄ its mean
 // velocities over the move, so it is booked grain by grain instead of point by point (the
-// static bodies' side, which the grains' sums leave out, is the caller's). In grain order: the
-// same on any number of threads.
+// static bodies' side, which the grains' sums leave out, is the caller's). Summed exactly: the
+// same on any number of threads and ranks.
 ContactWork move_grains(const CoarseLayers& layers, const std::vector<double>& scales, std::vector<GroupImpulse>& impulses,
                        std::vector<RigidBody>& bodies, const std::vector<Mat3>& inverse_inertia,
                        std::vector<VelocityChange>& changes);
