@@ -1,6 +1,7 @@
 #include "solver/ranks/decomposition.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -9,8 +10,7 @@ namespace scree::solver {
 
 struct Decomposition::Weighted {
   Vec3 at;
-  double weight;
-  std::uint64_t id;
+  std::int64_t weight;
 };
 
 int Decomposition::owner(const Vec3& at) const {
@@ -108,63 +108,103 @@ std::uint32_t Decomposition::cut_cartesian(const Box& bounds, const std::array<i
   return index;
 }
 
-Decomposition Decomposition::bisection(std::span<const Vec3> points, std::span<const double> weights,
-                                       std::span<const std::uint64_t> ids, int ranks) {
+Decomposition Decomposition::bisection(std::span<const Vec3> points, std::span<const std::int64_t> weights, int ranks) {
+  return bisection(points, weights, ranks, Ranks());
+}
+
+Decomposition Decomposition::bisection(std::span<const Vec3> points, std::span<const std::int64_t> weights, int ranks,
+                                       const Ranks& across) {
   if (ranks < 1) throw std::invalid_argument("a bisection needs at least one rank");
-  if (weights.size() != points.size() || ids.size() != points.size())
-    throw std::invalid_argument("a bisection needs one weight and one id a point");
+  if (weights.size() != points.size()) throw std::invalid_argument("a bisection needs one weight a point");
   std::vector<Weighted> weighted(points.size());
   for (std::size_t k = 0; k < points.size(); ++k) {
-    if (!(weights[k] >= 0)) throw std::invalid_argument("a bisection's weights are not negative");
-    weighted[k] = {points[k], weights[k], ids[k]};
+    if (weights[k] < 0) throw std::invalid_argument("a bisection's weights are not negative");
+    weighted[k] = {points[k], weights[k]};
   }
   Decomposition d;
   d.nodes_.clear();
   d.leaf_count_ = std::uint32_t(ranks);
-  d.cut_bisection(weighted, 0, ranks);
+  d.cut_bisection(weighted, 0, ranks, across);
   return d;
 }
 
-std::uint32_t Decomposition::cut_bisection(std::span<Weighted> points, int first_rank, int ranks) {
+namespace {
+
+// Doubles as unsigned integers in the same order (finite ones; −0 just below +0).
+std::uint64_t ordered_key(double x) {
+  const std::uint64_t bits = std::bit_cast<std::uint64_t>(x);
+  return bits >> 63 ? ~bits : bits | (std::uint64_t(1) << 63);
+}
+double from_ordered_key(std::uint64_t key) {
+  return std::bit_cast<double>(key >> 63 ? key & ~(std::uint64_t(1) << 63) : ~key);
+}
+
+}  // namespace
+
+std::uint32_t Decomposition::cut_bisection(std::span<Weighted> points, int first_rank, int ranks, const Ranks& across) {
   if (ranks == 1) return add_leaf(first_rank);
-  Box box;
-  for (const Weighted& p : points) box.extend(p.at);
+  constexpr double far = std::numeric_limits<double>::infinity();
+  // The box of every rank's points, and its longest side.
+  std::vector<double> low(3, far), high(3, -far);
+  for (const Weighted& p : points)
+    for (int a = 0; a < 3; ++a) {
+      low[std::size_t(a)] = std::min(low[std::size_t(a)], p.at[a]);
+      high[std::size_t(a)] = std::max(high[std::size_t(a)], p.at[a]);
+    }
+  across.min(low);
+  across.max(high);
   int axis = 0;
-  if (!points.empty()) box.sizes().maxCoeff(&axis);
-  std::sort(points.begin(), points.end(), [axis](const Weighted& x, const Weighted& y) {
-    return x.at[axis] < y.at[axis] || (x.at[axis] == y.at[axis] && x.id < y.id);
-  });
+  for (int a = 1; a < 3; ++a)
+    if (high[std::size_t(a)] - low[std::size_t(a)] > high[std::size_t(axis)] - low[std::size_t(axis)]) axis = a;
+  // Sums over every rank's points: exact, as the weights are counts.
+  auto weight_where = [&](auto&& holds) {
+    std::vector<std::int64_t> sum{0};
+    for (const Weighted& p : points)
+      if (holds(p.at[axis])) sum[0] += p.weight;
+    across.sum(sum);
+    return sum[0];
+  };
+  auto extreme = [&](auto&& holds, bool largest) {
+    double x = largest ? -far : far;
+    for (const Weighted& p : points)
+      if (holds(p.at[axis])) x = largest ? std::max(x, p.at[axis]) : std::min(x, p.at[axis]);
+    return largest ? across.max(x) : across.min(x);
+  };
   const int lower_ranks = ranks / 2;
-  double total = 0;
-  for (const Weighted& p : points) total += p.weight;
-  const double target = total * lower_ranks / ranks;
-  // The split nearest the target among those between distinct coordinates (and the ends).
-  std::size_t split = 0;
-  double below = 0, best = std::abs(target);
-  for (std::size_t s = 1; s <= points.size(); ++s) {
-    below += points[s - 1].weight;
-    const bool between = s == points.size() || points[s - 1].at[axis] < points[s].at[axis];
-    if (between && std::abs(below - target) < best) {
-      best = std::abs(below - target);
-      split = s;
+  const std::int64_t total = weight_where([](double) { return true; });
+  const __int128 target = static_cast<__int128>(total) * lower_ranks;  // weight below, times R, to come near
+  double cut = 0;
+  if (low[std::size_t(axis)] <= high[std::size_t(axis)]) {
+    // The least coordinate v whose weight up to and with it, times R, reaches the target; the
+    // split just before v or just after it, whichever lies nearer (before, on a tie).
+    std::uint64_t first = ordered_key(low[std::size_t(axis)]), last = ordered_key(high[std::size_t(axis)]);
+    while (first < last) {
+      const std::uint64_t middle = first + (last - first) / 2;
+      const double x = from_ordered_key(middle);
+      if (static_cast<__int128>(weight_where([x](double c) { return c <= x; })) * ranks >= target) last = middle;
+      else first = middle + 1;
+    }
+    const double v = from_ordered_key(first);
+    const __int128 before = static_cast<__int128>(weight_where([v](double c) { return c < v; })) * ranks - target;
+    const __int128 after = static_cast<__int128>(weight_where([v](double c) { return c <= v; })) * ranks - target;
+    const bool split_after = (after < 0 ? -after : after) < (before < 0 ? -before : before);
+    const double last_below = split_after ? v : extreme([v](double c) { return c < v; }, true);
+    const double first_above = split_after ? extreme([v](double c) { return c > v; }, false) : v;
+    if (last_below == -far) {
+      cut = first_above;
+    } else if (first_above == far) {
+      cut = std::nextafter(last_below, far);
+    } else {
+      cut = 0.5 * (last_below + first_above);
+      if (!(cut > last_below)) cut = first_above;
     }
   }
-  double cut = 0;
-  if (points.empty()) {
-    cut = 0;
-  } else if (split == 0) {
-    cut = points.front().at[axis];
-  } else if (split == points.size()) {
-    cut = std::nextafter(points.back().at[axis], std::numeric_limits<double>::infinity());
-  } else {
-    const double last_below = points[split - 1].at[axis], first_above = points[split].at[axis];
-    cut = 0.5 * (last_below + first_above);
-    if (!(cut > last_below)) cut = first_above;
-  }
+  const auto split = std::partition(points.begin(), points.end(), [&](const Weighted& p) { return p.at[axis] < cut; });
   const std::uint32_t index = std::uint32_t(nodes_.size());
   nodes_.push_back(Node{axis, cut, 0, 0});
-  const std::uint32_t lower = cut_bisection(points.first(split), first_rank, lower_ranks);
-  const std::uint32_t upper = cut_bisection(points.subspan(split), first_rank + lower_ranks, ranks - lower_ranks);
+  const std::size_t below = std::size_t(split - points.begin());
+  const std::uint32_t lower = cut_bisection(points.first(below), first_rank, lower_ranks, across);
+  const std::uint32_t upper = cut_bisection(points.subspan(below), first_rank + lower_ranks, ranks - lower_ranks, across);
   nodes_[index].lower = lower;
   nodes_[index].upper = upper;
   return index;

@@ -4,7 +4,8 @@
 // Together the regions fill space (the outer ones reach to infinity), so every place has
 // exactly one owner. Two ways to cut: a Cartesian grid of nx × ny × nz ranks over a box
 // (`parallel.ranks: [nx, ny, nz]`), and recursive coordinate bisection of weighted points
-// (`parallel.ranks: auto`), which follows the mass as it moves. Which rank owns a grain
+// (`parallel.ranks: auto`), which follows the mass as it moves and is found across ranks
+// without gathering the points. Which rank owns a grain
 // decides who computes; it never changes what is computed (docs/parallel.md, "The same bits").
 #include <array>
 #include <cstdint>
@@ -13,6 +14,7 @@
 
 #include <Eigen/Geometry>
 
+#include "solver/ranks/communicator.h"
 #include "solver/rigid_body.h"
 
 namespace scree::solver {
@@ -38,12 +40,16 @@ class Decomposition {
   // nx × ny × nz ranks over `bounds`, rank (i · ny + j) · nz + k at cell (i, j, k); cells of
   // equal size, the outer ones reaching on to infinity.
   static Decomposition cartesian(const Box& bounds, const std::array<int, 3>& ranks);
-  // `ranks` regions of about equal weight: the ranks halved (⌊R/2⌋ below a cut, the rest
-  // above) along the longest extent of their points, at the place that shares the weight in
-  // that ratio. Points in the order of `ids` where they tie, so the cuts depend on the
-  // points alone, not on their order; a cut lies halfway between two points' coordinates.
-  static Decomposition bisection(std::span<const Vec3> points, std::span<const double> weights,
-                                 std::span<const std::uint64_t> ids, int ranks);
+  // `ranks` regions of about equal weight (counts: a grain and its contacts): the ranks halved
+  // (⌊R/2⌋ below a cut, the rest above) along the longest extent of their points, at the place
+  // that shares the weight in that ratio as nearly as a cut between two distinct coordinates
+  // can, halfway between them. The cuts depend on the points alone, not on their order.
+  static Decomposition bisection(std::span<const Vec3> points, std::span<const std::int64_t> weights, int ranks);
+  // The same cuts of the points the ranks of `across` hold together, each its own share,
+  // found without gathering them (the weight below a trial place summed over the ranks, the
+  // place found by bisection of its bits): every rank gets the decomposition of the whole.
+  static Decomposition bisection(std::span<const Vec3> points, std::span<const std::int64_t> weights, int ranks,
+                                 const Ranks& across);
 
  private:
   struct Node {
@@ -60,7 +66,7 @@ class Decomposition {
   std::uint32_t cut_cartesian(const Box& bounds, const std::array<int, 3>& ranks, std::array<int, 3> low,
                               std::array<int, 3> high);
   struct Weighted;
-  std::uint32_t cut_bisection(std::span<Weighted> points, int first_rank, int ranks);
+  std::uint32_t cut_bisection(std::span<Weighted> points, int first_rank, int ranks, const Ranks& across);
 };
 
 }  // namespace scree::solver

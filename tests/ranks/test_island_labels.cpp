@@ -44,14 +44,8 @@ TEST(IslandLabels, EveryRankNamesEachIslandByItsLeastId) {
   w.replace_grains(mine);
   std::vector<char> owned(w.grain_count(), 1);
   std::vector<Vec3> places;
-  std::vector<double> weights;
-  std::vector<std::uint64_t> ids;
-  for (const Grain& g : everything) {
-    places.push_back(g.body.position);
-    weights.push_back(1);
-    ids.push_back(g.id);
-  }
-  const Decomposition regions = Decomposition::bisection(places, weights, ids, ranks.size());
+  for (const Grain& g : everything) places.push_back(g.body.position);
+  const Decomposition regions = Decomposition::bisection(places, std::vector<std::int64_t>(places.size(), 1), ranks.size());
   const Halo halo = share_grains(w, owned, regions, 0.6, ranks);
   // The links this rank finds: between grains it holds, one of them its own.
   std::vector<std::pair<std::uint32_t, std::uint32_t>> links;

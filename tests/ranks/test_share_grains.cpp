@@ -123,10 +123,8 @@ TEST(ShareGrains, EachRankHoldsItsOwnGrainsAndItsHalo) {
   const Ranks ranks = Ranks::world();
   Everything e = everything();
   ASSERT_EQ(e.on_grain.size(), 204u);
-  std::vector<double> weights(e.grains.size(), 1.0);
-  std::vector<std::uint64_t> ids;
-  for (const Grain& g : e.grains) ids.push_back(g.id);
-  const Decomposition regions = Decomposition::bisection(places(e), weights, ids, ranks.size());
+  const std::vector<std::int64_t> weights(e.grains.size(), 1);
+  const Decomposition regions = Decomposition::bisection(places(e), weights, ranks.size());
   const double halo = 0.6;
   std::vector<char> owned;
   World w = first_share(e, ranks, owned);
@@ -164,10 +162,8 @@ TEST(ShareGrains, EachRankHoldsItsOwnGrainsAndItsHalo) {
 TEST(ShareGrains, ARefreshBringsTheHaloTheOwnersMotion) {
   const Ranks ranks = Ranks::world();
   const Everything e = everything();
-  std::vector<double> weights(e.grains.size(), 1.0);
-  std::vector<std::uint64_t> ids;
-  for (const Grain& g : e.grains) ids.push_back(g.id);
-  const Decomposition regions = Decomposition::bisection(places(e), weights, ids, ranks.size());
+  const std::vector<std::int64_t> weights(e.grains.size(), 1);
+  const Decomposition regions = Decomposition::bisection(places(e), weights, ranks.size());
   std::vector<char> owned;
   World w = first_share(e, ranks, owned);
   const Halo halo = share_grains(w, owned, regions, 0.6, ranks);

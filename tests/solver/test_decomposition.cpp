@@ -1,6 +1,7 @@
 // Sharing space among ranks (solver/ranks/decomposition.h): every place has one owner, the
 // regions fill space, a Cartesian grid numbers its cells as the docs say, and a bisection
-// shares the weight evenly, whatever order its points come in.
+// shares the weight evenly, whatever order its points come in (and, tests/ranks/, whichever
+// ranks hold them).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -84,8 +85,7 @@ TEST(Decomposition, CartesianRefusesNoRanksOrFlatBounds) {
 
 struct Cloud {
   std::vector<Vec3> points;
-  std::vector<double> weights;
-  std::vector<std::uint64_t> ids;
+  std::vector<std::int64_t> weights;
 };
 
 // A flat heap, 10 × 4 × 1 m, of points weighing 1 to 5 (grains and their contacts); with
@@ -97,27 +97,26 @@ Cloud heap(std::size_t n, bool row) {
   for (std::size_t k = 0; k < n; ++k) {
     const double x = row && k % 10 == 0 ? 3.0 : 10 * unit(random);
     c.points.emplace_back(x, 4 * unit(random), unit(random));
-    c.weights.push_back(1 + std::floor(5 * unit(random)));
-    c.ids.push_back(1000 + 3 * k);
+    c.weights.push_back(1 + std::int64_t(5 * unit(random)));
   }
   return c;
 }
 
-std::vector<double> weight_by_rank(const Decomposition& d, const Cloud& c) {
-  std::vector<double> w(std::size_t(d.ranks()), 0);
+std::vector<std::int64_t> weight_by_rank(const Decomposition& d, const Cloud& c) {
+  std::vector<std::int64_t> w(std::size_t(d.ranks()), 0);
   for (std::size_t k = 0; k < c.points.size(); ++k) w[std::size_t(d.owner(c.points[k]))] += c.weights[k];
   return w;
 }
 
 TEST(Decomposition, BisectionSharesTheWeightEvenly) {
   const Cloud c = heap(4000, false);
-  const double total = std::accumulate(c.weights.begin(), c.weights.end(), 0.0);
+  const double total = double(std::accumulate(c.weights.begin(), c.weights.end(), std::int64_t(0)));
   for (int ranks : {2, 3, 4, 7, 16}) {
-    const Decomposition d = Decomposition::bisection(c.points, c.weights, c.ids, ranks);
+    const Decomposition d = Decomposition::bisection(c.points, c.weights, ranks);
     ASSERT_EQ(d.ranks(), ranks);
-    const std::vector<double> w = weight_by_rank(d, c);
+    const std::vector<std::int64_t> w = weight_by_rank(d, c);
     // Each level of cuts misses its share by at most a point's weight.
-    for (int r = 0; r < ranks; ++r) EXPECT_NEAR(w[std::size_t(r)], total / ranks, 2 * 5) << ranks << " ranks, rank " << r;
+    for (int r = 0; r < ranks; ++r) EXPECT_NEAR(double(w[std::size_t(r)]), total / ranks, 2 * 5) << ranks << " ranks, rank " << r;
     for (std::size_t k = 0; k < c.points.size(); k += 97) expect_owner_alone_holds(d, c.points[k]);
   }
 }
@@ -128,12 +127,10 @@ TEST(Decomposition, BisectionCutsAtWeightNotCount) {
   for (int k = 0; k < 10; ++k) {
     c.points.emplace_back(k, 0, 0);
     c.weights.push_back(1);
-    c.ids.push_back(std::uint64_t(k));
   }
   c.points.emplace_back(20, 0, 0);
   c.weights.push_back(10);
-  c.ids.push_back(99);
-  const Decomposition d = Decomposition::bisection(c.points, c.weights, c.ids, 2);
+  const Decomposition d = Decomposition::bisection(c.points, c.weights, 2);
   EXPECT_EQ(d.owner(Vec3(9, 0, 0)), 0);
   EXPECT_EQ(d.owner(Vec3(20, 0, 0)), 1);
   EXPECT_EQ(d.regions()[0].max().x(), 14.5);  // halfway between the two points either side
@@ -148,10 +145,9 @@ TEST(Decomposition, BisectionDoesNotDependOnThePointsOrder) {
   for (std::size_t k = 0; k < order.size(); ++k) {
     shuffled.points[k] = c.points[order[k]];
     shuffled.weights[k] = c.weights[order[k]];
-    shuffled.ids[k] = c.ids[order[k]];
   }
-  const std::vector<Box> a = Decomposition::bisection(c.points, c.weights, c.ids, 5).regions();
-  const std::vector<Box> b = Decomposition::bisection(shuffled.points, shuffled.weights, shuffled.ids, 5).regions();
+  const std::vector<Box> a = Decomposition::bisection(c.points, c.weights, 5).regions();
+  const std::vector<Box> b = Decomposition::bisection(shuffled.points, shuffled.weights, 5).regions();
   for (std::size_t r = 0; r < a.size(); ++r) {
     EXPECT_EQ(a[r].min(), b[r].min()) << r;
     EXPECT_EQ(a[r].max(), b[r].max()) << r;
@@ -160,15 +156,16 @@ TEST(Decomposition, BisectionDoesNotDependOnThePointsOrder) {
 
 TEST(Decomposition, BisectionOfFewOrCoincidentPointsLeavesSomeRanksEmpty) {
   const std::vector<Vec3> points(3, Vec3(1, 2, 3));
-  const std::vector<double> weights(3, 1.0);
-  const std::vector<std::uint64_t> ids{5, 6, 7};
-  const Decomposition d = Decomposition::bisection(points, weights, ids, 4);
+  const std::vector<std::int64_t> weights(3, 1);
+  const Decomposition d = Decomposition::bisection(points, weights, 4);
   EXPECT_EQ(d.ranks(), 4);
   expect_owner_alone_holds(d, points[0]);
-  const Decomposition none = Decomposition::bisection({}, {}, {}, 3);
+  const Decomposition none = Decomposition::bisection({}, {}, 3);
   EXPECT_EQ(none.ranks(), 3);
   expect_owner_alone_holds(none, Vec3(1, 1, 1));
-  EXPECT_THROW(Decomposition::bisection(points, weights, ids, 0), std::invalid_argument);
+  EXPECT_THROW(Decomposition::bisection(points, weights, 0), std::invalid_argument);
+  const std::vector<std::int64_t> negative{1, -1, 1};
+  EXPECT_THROW(Decomposition::bisection(points, negative, 2), std::invalid_argument);
 }
 
 }  // namespace
