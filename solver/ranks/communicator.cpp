@@ -151,6 +151,35 @@ std::vector<Bytes> Ranks::gather_all(const Bytes& mine) const {
   return by_rank;
 }
 
+std::vector<std::pair<int, Bytes>> Ranks::send_to_any(const std::vector<std::pair<int, Bytes>>& to) const {
+  const std::size_t n = static_cast<std::size_t>(size_);
+  std::vector<int> sizes(n, -1), incoming(n, -1);  // −1: no message
+  for (const auto& [rank, bytes] : to) {
+    if (rank < 0 || rank >= size_ || sizes[std::size_t(rank)] >= 0)
+      throw std::invalid_argument("send_to_any: rank " + std::to_string(rank) + " is not a rank, or named twice");
+    sizes[std::size_t(rank)] = int(bytes.size());
+  }
+  if (!communicator_) return to;
+  check(MPI_Alltoall(sizes.data(), 1, MPI_INT, incoming.data(), 1, MPI_INT, communicator_->comm), "MPI_Alltoall");
+  std::vector<std::pair<int, Bytes>> from;
+  std::vector<MPI_Request> requests;
+  requests.reserve(2 * n);
+  for (int r = 0; r < size_; ++r)
+    if (incoming[std::size_t(r)] >= 0) from.emplace_back(r, Bytes(std::size_t(incoming[std::size_t(r)])));
+  for (auto& [rank, bytes] : from) {
+    requests.emplace_back();
+    check(MPI_Irecv(bytes.data(), int(bytes.size()), MPI_BYTE, rank, exchange_tag, communicator_->comm, &requests.back()),
+          "MPI_Irecv");
+  }
+  for (const auto& [rank, bytes] : to) {
+    requests.emplace_back();
+    check(MPI_Isend(bytes.data(), int(bytes.size()), MPI_BYTE, rank, exchange_tag, communicator_->comm, &requests.back()),
+          "MPI_Isend");
+  }
+  check(MPI_Waitall(int(requests.size()), requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+  return from;
+}
+
 void Ranks::barrier() const {
   if (communicator_) check(MPI_Barrier(communicator_->comm), "MPI_Barrier");
 }
@@ -174,6 +203,12 @@ std::vector<Bytes> Ranks::exchange(std::span<const int> partners, const std::vec
   return {};
 }
 std::vector<Bytes> Ranks::gather_all(const Bytes& mine) const { return {mine}; }
+std::vector<std::pair<int, Bytes>> Ranks::send_to_any(const std::vector<std::pair<int, Bytes>>& to) const {
+  for (const auto& message : to)
+    if (message.first != 0 || to.size() > 1)
+      throw std::invalid_argument("send_to_any: rank " + std::to_string(message.first) + " is not a rank, or named twice");
+  return to;
+}
 void Ranks::barrier() const {}
 
 #endif

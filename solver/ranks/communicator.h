@@ -9,6 +9,7 @@
 #include <memory>
 #include <span>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "solver/exact_sum.h"
@@ -43,6 +44,10 @@ class Ranks {
   std::vector<Bytes> exchange(std::span<const int> partners, const std::vector<Bytes>& to) const;
   // Everyone's `mine`, by rank (this rank's own included).
   std::vector<Bytes> gather_all(const Bytes& mine) const;
+  // Messages to any ranks, none of them named beforehand by the receiver: (rank, bytes), at
+  // most one a rank, this rank's own included; returns what came, (sender, bytes), by sender.
+  // The ranks learn who writes to them from a count each rank sends every other (all to all).
+  std::vector<std::pair<int, Bytes>> send_to_any(const std::vector<std::pair<int, Bytes>>& to) const;
 
   void barrier() const;
 

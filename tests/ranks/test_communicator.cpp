@@ -3,6 +3,7 @@
 // message reaches the partner it was meant for, whatever its size, empty ones included.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <numeric>
@@ -98,6 +99,28 @@ TEST(Communicator, RefusesPartnersItCannotHave) {
   const std::vector<int> partners{1};
   EXPECT_THROW(alone.exchange(partners, {}), std::invalid_argument);
   EXPECT_THROW(alone.exchange(partners, {Bytes{}}), std::invalid_argument);
+}
+
+TEST(Communicator, SendsToAnyRankWithoutTheReceiverNamingIt) {
+  // Each rank writes to itself and to the ranks one and three after it (fewer where they
+  // coincide), and reads what came, by sender.
+  const Ranks ranks = Ranks::world();
+  const int n = ranks.size(), me = ranks.rank();
+  std::vector<int> targets{me, (me + 1) % n, (me + 3) % n};
+  std::sort(targets.begin(), targets.end());
+  targets.erase(std::unique(targets.begin(), targets.end()), targets.end());
+  std::vector<std::pair<int, Bytes>> to;
+  for (int t : targets) to.emplace_back(t, to_bytes<std::int32_t>(message(me, t)));
+  const std::vector<std::pair<int, Bytes>> from = ranks.send_to_any(to);
+  std::vector<int> senders;
+  for (int r = 0; r < n; ++r)
+    if (r == me || (r + 1) % n == me || (r + 3) % n == me) senders.push_back(r);
+  ASSERT_EQ(from.size(), senders.size());
+  for (std::size_t k = 0; k < from.size(); ++k) {
+    EXPECT_EQ(from[k].first, senders[k]);
+    EXPECT_EQ(from_bytes<std::int32_t>(from[k].second), message(senders[k], me));
+  }
+  EXPECT_THROW(ranks.send_to_any({{n, Bytes{}}}), std::invalid_argument);
 }
 
 TEST(Communicator, GathersEveryRanksBytesByRank) {

@@ -1,6 +1,7 @@
 // Islands across ranks by label propagation (solver/ranks/island_labels.h), on 1, 2, 3 and 4
 // ranks: every grain a rank holds gets the least id of its island, as one union-find over all
-// the links would give, with an island that runs across every region among them.
+// the links would give, and the rank that owns that grain, with an island that runs across
+// the regions among them.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -52,9 +53,14 @@ TEST(IslandLabels, EveryRankNamesEachIslandByItsLeastId) {
   for (std::uint32_t a = 0; a < w.grain_count(); ++a)
     for (std::uint32_t b = a + 1; b < w.grain_count(); ++b)
       if ((owned[a] || owned[b]) && linked(w.grain(a), w.grain(b))) links.emplace_back(a, b);
-  const std::vector<std::uint64_t> labels = island_labels(w.id, links, halo, ranks);
+  const std::vector<IslandLabel> labels = island_labels(w.id, links, halo, ranks);
   ASSERT_EQ(labels.size(), w.grain_count());
-  for (std::uint32_t i = 0; i < w.grain_count(); ++i) EXPECT_EQ(labels[i], expected.at(w.id[i])) << "grain " << w.id[i];
+  std::map<std::uint64_t, int> owner;  // by id
+  for (const Grain& g : everything) owner[g.id] = regions.owner(g.body.position);
+  for (std::uint32_t i = 0; i < w.grain_count(); ++i) {
+    EXPECT_EQ(labels[i].id, expected.at(w.id[i])) << "grain " << w.id[i];
+    EXPECT_EQ(labels[i].owner, owner.at(labels[i].id)) << "grain " << w.id[i];
+  }
   // The row is one island, across regions.
   std::vector<std::uint64_t> row;
   for (std::uint64_t k = 300; k < 330; ++k) row.push_back(330 - k);
