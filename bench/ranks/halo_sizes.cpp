@@ -7,7 +7,8 @@
 //   halo_sizes CASE.yaml STATE.h5 [R ...]      (R default 2 4 8 16)
 #include <algorithm>
 #include <cstdio>
-#include <string>
+#include <cstdlib>
+#include <exception>
 #include <vector>
 
 #include "formats/case.h"
@@ -23,12 +24,25 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: halo_sizes CASE.yaml STATE.h5 [R ...]\n");
     return 2;
   }
-  formats::Case setup = formats::read_case(argv[1]);
-  setup.initial_state = argv[2];
-  const run::Simulation sim = run::load_simulation(setup, formats::read_state(argv[2]));
-  const solver::World& w = sim.world;
   std::vector<int> counts;
-  for (int k = 3; k < argc; ++k) counts.push_back(std::stoi(argv[k]));
+  for (int k = 3; k < argc; ++k) {
+    const int ranks = std::atoi(argv[k]);
+    if (ranks < 1) {
+      std::fprintf(stderr, "halo_sizes: error: %s is not a number of ranks\n", argv[k]);
+      return 2;
+    }
+    counts.push_back(ranks);
+  }
+  run::Simulation sim;
+  try {
+    formats::Case setup = formats::read_case(argv[1]);
+    setup.initial_state = argv[2];
+    sim = run::load_simulation(setup, formats::read_state(argv[2]));
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "halo_sizes: error: %s\n", e.what());
+    return 1;
+  }
+  const solver::World& w = sim.world;
   if (counts.empty()) counts = {2, 4, 8, 16};
 
   double largest = 0, mean = 0;

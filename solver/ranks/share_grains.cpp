@@ -10,12 +10,31 @@ namespace scree::solver {
 
 namespace {
 
-// A grain in plain numbers, as it travels.
+// Where a body is and how it moves, in plain numbers: what a refresh sends of it.
+struct Motion {
+  double position[3], orientation[4], velocity[3], angular_velocity[3];  // orientation w, x, y, z
+};
+
+Motion motion_of(const RigidBody& b) {
+  return {{b.position.x(), b.position.y(), b.position.z()},
+          {b.orientation.w(), b.orientation.x(), b.orientation.y(), b.orientation.z()},
+          {b.velocity.x(), b.velocity.y(), b.velocity.z()},
+          {b.angular_velocity.x(), b.angular_velocity.y(), b.angular_velocity.z()}};
+}
+
+void set_motion(RigidBody& b, const Motion& m) {
+  b.position = Vec3(m.position[0], m.position[1], m.position[2]);
+  b.orientation = Quat(m.orientation[0], m.orientation[1], m.orientation[2], m.orientation[3]);
+  b.velocity = Vec3(m.velocity[0], m.velocity[1], m.velocity[2]);
+  b.angular_velocity = Vec3(m.angular_velocity[0], m.angular_velocity[1], m.angular_velocity[2]);
+}
+
+// A grain in plain numbers, as it travels: its motion and what does not change.
 struct GrainRecord {
   std::uint64_t id;
   std::uint32_t shape, material;
   double scale;
-  double position[3], orientation[4], velocity[3], angular_velocity[3];  // orientation w, x, y, z
+  Motion motion;
   double inverse_mass, inverse_inertia_body[3];
 };
 
@@ -25,23 +44,16 @@ GrainRecord record_of(const Grain& g) {
           g.shape,
           g.material,
           g.scale,
-          {b.position.x(), b.position.y(), b.position.z()},
-          {b.orientation.w(), b.orientation.x(), b.orientation.y(), b.orientation.z()},
-          {b.velocity.x(), b.velocity.y(), b.velocity.z()},
-          {b.angular_velocity.x(), b.angular_velocity.y(), b.angular_velocity.z()},
+          motion_of(b),
           b.inverse_mass,
           {b.inverse_inertia_body.x(), b.inverse_inertia_body.y(), b.inverse_inertia_body.z()}};
 }
 
 Grain grain_of(const GrainRecord& r) {
   Grain g{r.id, r.shape, r.material, r.scale, RigidBody{}};
-  RigidBody& b = g.body;
-  b.position = Vec3(r.position[0], r.position[1], r.position[2]);
-  b.orientation = Quat(r.orientation[0], r.orientation[1], r.orientation[2], r.orientation[3]);
-  b.velocity = Vec3(r.velocity[0], r.velocity[1], r.velocity[2]);
-  b.angular_velocity = Vec3(r.angular_velocity[0], r.angular_velocity[1], r.angular_velocity[2]);
-  b.inverse_mass = r.inverse_mass;
-  b.inverse_inertia_body = Vec3(r.inverse_inertia_body[0], r.inverse_inertia_body[1], r.inverse_inertia_body[2]);
+  set_motion(g.body, r.motion);
+  g.body.inverse_mass = r.inverse_mass;
+  g.body.inverse_inertia_body = Vec3(r.inverse_inertia_body[0], r.inverse_inertia_body[1], r.inverse_inertia_body[2]);
   return g;
 }
 
@@ -180,24 +192,11 @@ Halo share_grains(World& world, std::vector<char>& owned, const Decomposition& r
   return laid_out;
 }
 
-namespace {
-// What a refresh sends of a body: where it is and how it moves.
-struct Motion {
-  double position[3], orientation[4], velocity[3], angular_velocity[3];
-};
-}  // namespace
-
 void refresh_halo(std::vector<RigidBody>& bodies, const Halo& halo, const Ranks& ranks) {
   std::vector<Bytes> outgoing;
   for (const std::vector<std::uint32_t>& send : halo.send) {
     std::vector<Motion> motions;
-    for (std::uint32_t i : send) {
-      const RigidBody& b = bodies[i];
-      motions.push_back({{b.position.x(), b.position.y(), b.position.z()},
-                         {b.orientation.w(), b.orientation.x(), b.orientation.y(), b.orientation.z()},
-                         {b.velocity.x(), b.velocity.y(), b.velocity.z()},
-                         {b.angular_velocity.x(), b.angular_velocity.y(), b.angular_velocity.z()}});
-    }
+    for (std::uint32_t i : send) motions.push_back(motion_of(bodies[i]));
     outgoing.push_back(to_bytes<Motion>(motions));
   }
   const std::vector<Bytes> incoming = ranks.exchange(halo.partners, outgoing);
@@ -206,14 +205,7 @@ void refresh_halo(std::vector<RigidBody>& bodies, const Halo& halo, const Ranks&
     if (motions.size() != halo.take[k].size())
       throw std::logic_error("refresh_halo: rank " + std::to_string(halo.partners[k]) + " sent " +
                              std::to_string(motions.size()) + " grains for a halo of " + std::to_string(halo.take[k].size()));
-    for (std::size_t j = 0; j < motions.size(); ++j) {
-      const Motion& m = motions[j];
-      RigidBody& b = bodies[halo.take[k][j]];
-      b.position = Vec3(m.position[0], m.position[1], m.position[2]);
-      b.orientation = Quat(m.orientation[0], m.orientation[1], m.orientation[2], m.orientation[3]);
-      b.velocity = Vec3(m.velocity[0], m.velocity[1], m.velocity[2]);
-      b.angular_velocity = Vec3(m.angular_velocity[0], m.angular_velocity[1], m.angular_velocity[2]);
-    }
+    for (std::size_t j = 0; j < motions.size(); ++j) set_motion(bodies[halo.take[k][j]], motions[j]);
   }
 }
 
