@@ -60,49 +60,6 @@ Handle vlen_string_type() {
   return Handle(t);
 }
 
-template <class T>
-void write_raw(const Location& at, const std::string& name, const T* data,
-               const std::vector<hsize_t>& dims) {
-  std::string object = at.child(name);
-  Handle space = check(at, object, H5Screate_simple(int(dims.size()), dims.data(), nullptr),
-                       "cannot create dataspace");
-  Handle set = check(at, object,
-                     H5Dcreate2(at.id, name.c_str(), file_type<T>(), space.get(), H5P_DEFAULT,
-                                H5P_DEFAULT, H5P_DEFAULT),
-                     "cannot create dataset");
-  size_t count = 1;
-  for (auto d : dims) count *= d;
-  if (count > 0 &&
-      H5Dwrite(set.get(), memory_type<T>(), H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0)
-    fail(at, object, "cannot write dataset");
-}
-
-// Opens a dataset and checks its rank, column count and element class; returns its rows.
-template <class T>
-size_t read_raw(const Location& at, const std::string& name, size_t columns, std::vector<T>& out) {
-  std::string object = at.child(name);
-  if (!exists(at, name)) fail(at, object, "missing dataset");
-  Handle set = check(at, object, H5Dopen2(at.id, name.c_str(), H5P_DEFAULT), "cannot open dataset");
-  Handle space = check(at, object, H5Dget_space(set.get()), "cannot read dataspace");
-  Handle type = check(at, object, H5Dget_type(set.get()), "cannot read datatype");
-  if (H5Tget_class(type.get()) != type_class<T>())
-    fail(at, object, std::string("expected ") +
-                         (type_class<T>() == H5T_FLOAT ? "floating-point" : "integer") + " values");
-  int rank = H5Sget_simple_extent_ndims(space.get());
-  hsize_t dims[2] = {0, 0};
-  if (rank < 1 || rank > 2) fail(at, object, "expected a 1-D or 2-D dataset");
-  H5Sget_simple_extent_dims(space.get(), dims, nullptr);
-  size_t cols = rank == 2 ? size_t(dims[1]) : 1;
-  if ((columns == 1 && rank != 1) || (columns > 1 && (rank != 2 || cols != columns)))
-    fail(at, object, columns == 1 ? "expected shape (n)"
-                                  : "expected shape (n, " + std::to_string(columns) + ")");
-  out.resize(size_t(dims[0]) * cols);
-  if (!out.empty() &&
-      H5Dread(set.get(), memory_type<T>(), H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()) < 0)
-    fail(at, object, "cannot read dataset (truncated or corrupt file?)");
-  return size_t(dims[0]);
-}
-
 Handle open_attribute(const Location& at, const std::string& name) {
   if (!has_attribute(at, name)) fail(at, at.name, "missing attribute '" + name + "'");
   return check(at, at.name, H5Aopen(at.id, name.c_str(), H5P_DEFAULT),
@@ -266,30 +223,108 @@ std::int64_t read_int_attribute(const Location& at, const std::string& name) {
   return read_scalar_attribute<std::int64_t>(at, name);
 }
 
+namespace {
+
+// A selection of rows [first, first + rows) of a dataset of `columns` columns, in the file and
+// in memory.
+struct RowSelection {
+  Handle file_space, memory_space;
+};
+
+RowSelection select_rows(const Location& at, const std::string& object, hid_t set, size_t first, size_t rows,
+                         size_t columns) {
+  Handle space = check(at, object, H5Dget_space(set), "cannot read dataspace");
+  hsize_t dims[2] = {0, 0};
+  H5Sget_simple_extent_dims(space.get(), dims, nullptr);
+  if (first + rows > dims[0])
+    fail(at, object, "rows " + std::to_string(first) + " to " + std::to_string(first + rows) + " of " +
+                         std::to_string(dims[0]));
+  const int rank = H5Sget_simple_extent_ndims(space.get());
+  const hsize_t start[2] = {hsize_t(first), 0}, count[2] = {hsize_t(rows), hsize_t(columns)};
+  if (H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, start, nullptr, count, nullptr) < 0)
+    fail(at, object, "cannot select rows");
+  Handle memory = check(at, object, H5Screate_simple(rank, count, nullptr), "cannot create dataspace");
+  return {std::move(space), std::move(memory)};
+}
+
+}  // namespace
+
+template <class T>
+void create_rows(const Location& at, const std::string& name, size_t rows, size_t columns) {
+  const std::string object = at.child(name);
+  const hsize_t dims[2] = {hsize_t(rows), hsize_t(columns)};
+  Handle space = check(at, object, H5Screate_simple(columns == 1 ? 1 : 2, dims, nullptr), "cannot create dataspace");
+  check(at, object, H5Dcreate2(at.id, name.c_str(), file_type<T>(), space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+        "cannot create dataset");
+}
+
+template <class T>
+void write_rows(const Location& at, const std::string& name, size_t first, const T* data, size_t rows, size_t columns) {
+  if (rows == 0) return;
+  const std::string object = at.child(name);
+  Handle set = check(at, object, H5Dopen2(at.id, name.c_str(), H5P_DEFAULT), "cannot open dataset");
+  const RowSelection selected = select_rows(at, object, set.get(), first, rows, columns);
+  if (H5Dwrite(set.get(), memory_type<T>(), selected.memory_space.get(), selected.file_space.get(), H5P_DEFAULT, data) < 0)
+    fail(at, object, "cannot write dataset");
+}
+
+// Opens a dataset and checks its rank, column count and element class; returns its rows.
+template <class T>
+size_t count_rows(const Location& at, const std::string& name, size_t columns) {
+  const std::string object = at.child(name);
+  if (!exists(at, name)) fail(at, object, "missing dataset");
+  Handle set = check(at, object, H5Dopen2(at.id, name.c_str(), H5P_DEFAULT), "cannot open dataset");
+  Handle space = check(at, object, H5Dget_space(set.get()), "cannot read dataspace");
+  Handle type = check(at, object, H5Dget_type(set.get()), "cannot read datatype");
+  if (H5Tget_class(type.get()) != type_class<T>())
+    fail(at, object, std::string("expected ") +
+                         (type_class<T>() == H5T_FLOAT ? "floating-point" : "integer") + " values");
+  const int rank = H5Sget_simple_extent_ndims(space.get());
+  hsize_t dims[2] = {0, 0};
+  if (rank < 1 || rank > 2) fail(at, object, "expected a 1-D or 2-D dataset");
+  H5Sget_simple_extent_dims(space.get(), dims, nullptr);
+  const size_t cols = rank == 2 ? size_t(dims[1]) : 1;
+  if ((columns == 1 && rank != 1) || (columns > 1 && (rank != 2 || cols != columns)))
+    fail(at, object, columns == 1 ? "expected shape (n)"
+                                  : "expected shape (n, " + std::to_string(columns) + ")");
+  return size_t(dims[0]);
+}
+
+template <class T>
+void read_rows(const Location& at, const std::string& name, size_t first, size_t rows, size_t columns, T* out) {
+  const std::string object = at.child(name);
+  count_rows<T>(at, name, columns);
+  if (rows == 0) return;
+  Handle set = check(at, object, H5Dopen2(at.id, name.c_str(), H5P_DEFAULT), "cannot open dataset");
+  const RowSelection selected = select_rows(at, object, set.get(), first, rows, columns);
+  if (H5Dread(set.get(), memory_type<T>(), selected.memory_space.get(), selected.file_space.get(), H5P_DEFAULT, out) < 0)
+    fail(at, object, "cannot read dataset (truncated or corrupt file?)");
+}
+
 template <class T>
 void write_dataset(const Location& at, const std::string& name, const std::vector<T>& data) {
-  write_raw(at, name, data.data(), {hsize_t(data.size())});
+  create_rows_like(at, name, data.size(), data);
+  write_block(at, name, 0, data);
 }
 
 template <class T, size_t C>
 void write_dataset(const Location& at, const std::string& name,
                    const std::vector<std::array<T, C>>& data) {
-  write_raw(at, name, data.empty() ? nullptr : data[0].data(), {hsize_t(data.size()), hsize_t(C)});
+  create_rows_like(at, name, data.size(), data);
+  write_block(at, name, 0, data);
 }
 
 template <class T>
 std::vector<T> read_dataset(const Location& at, const std::string& name) {
   std::vector<T> out;
-  read_raw(at, name, 1, out);
+  read_block(at, name, 0, count_rows<T>(at, name, 1), out);
   return out;
 }
 
 template <class T, size_t C>
 std::vector<std::array<T, C>> read_dataset_rows(const Location& at, const std::string& name) {
-  std::vector<T> flat;
-  size_t rows = read_raw(at, name, C, flat);
-  std::vector<std::array<T, C>> out(rows);
-  if (rows > 0) std::memcpy(out.data(), flat.data(), rows * C * sizeof(T));
+  std::vector<std::array<T, C>> out;
+  read_block(at, name, 0, count_rows<T>(at, name, C), out);
   return out;
 }
 
@@ -321,7 +356,11 @@ std::vector<std::string> read_strings(const Location& at, const std::string& nam
 
 #define SCREE_H5_INSTANTIATE(T)                                                             \
   template void write_dataset<T>(const Location&, const std::string&, const std::vector<T>&); \
-  template std::vector<T> read_dataset<T>(const Location&, const std::string&);
+  template std::vector<T> read_dataset<T>(const Location&, const std::string&);              \
+  template void create_rows<T>(const Location&, const std::string&, size_t, size_t);          \
+  template void write_rows<T>(const Location&, const std::string&, size_t, const T*, size_t, size_t); \
+  template size_t count_rows<T>(const Location&, const std::string&, size_t);                 \
+  template void read_rows<T>(const Location&, const std::string&, size_t, size_t, size_t, T*);
 SCREE_H5_INSTANTIATE(double)
 SCREE_H5_INSTANTIATE(std::uint64_t)
 SCREE_H5_INSTANTIATE(std::uint32_t)

@@ -74,6 +74,54 @@ void read_into(const Location& at, const std::string& name, std::vector<std::arr
   out = read_dataset_rows<T, C>(at, name);
 }
 
+// Datasets written and read a block of rows at a time (a state's grains from many ranks,
+// docs/parallel.md): created with all their rows of `columns` values, then filled block by
+// block; count_rows checks a dataset as read_dataset does and gives its rows.
+template <class T>
+void create_rows(const Location& at, const std::string& name, size_t rows, size_t columns);
+template <class T>
+void write_rows(const Location& at, const std::string& name, size_t first, const T* data, size_t rows, size_t columns);
+template <class T>
+size_t count_rows(const Location& at, const std::string& name, size_t columns);
+template <class T>
+void read_rows(const Location& at, const std::string& name, size_t first, size_t rows, size_t columns, T* out);
+
+// The same, with the shape taken from the vector's type, so that one field list serves all.
+template <class T>
+void create_rows_like(const Location& at, const std::string& name, size_t rows, const std::vector<T>&) {
+  create_rows<T>(at, name, rows, 1);
+}
+template <class T, size_t C>
+void create_rows_like(const Location& at, const std::string& name, size_t rows, const std::vector<std::array<T, C>>&) {
+  create_rows<T>(at, name, rows, C);
+}
+template <class T>
+void write_block(const Location& at, const std::string& name, size_t first, const std::vector<T>& data) {
+  write_rows<T>(at, name, first, data.data(), data.size(), 1);
+}
+template <class T, size_t C>
+void write_block(const Location& at, const std::string& name, size_t first, const std::vector<std::array<T, C>>& data) {
+  write_rows<T>(at, name, first, data.empty() ? nullptr : data[0].data(), data.size(), C);
+}
+template <class T>
+size_t count_rows_like(const Location& at, const std::string& name, const std::vector<T>&) {
+  return count_rows<T>(at, name, 1);
+}
+template <class T, size_t C>
+size_t count_rows_like(const Location& at, const std::string& name, const std::vector<std::array<T, C>>&) {
+  return count_rows<T>(at, name, C);
+}
+template <class T>
+void read_block(const Location& at, const std::string& name, size_t first, size_t rows, std::vector<T>& out) {
+  out.resize(rows);
+  read_rows<T>(at, name, first, rows, 1, out.data());
+}
+template <class T, size_t C>
+void read_block(const Location& at, const std::string& name, size_t first, size_t rows, std::vector<std::array<T, C>>& out) {
+  out.resize(rows);
+  read_rows<T>(at, name, first, rows, C, rows > 0 ? out[0].data() : nullptr);
+}
+
 void write_strings(const Location& at, const std::string& name,
                    const std::vector<std::string>& values);
 std::vector<std::string> read_strings(const Location& at, const std::string& name);

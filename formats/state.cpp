@@ -1,6 +1,8 @@
 #include "formats/state.h"
 
+#include <algorithm>
 #include <cmath>
+#include <optional>
 #include <set>
 
 #include "formats/atomic_file.h"
@@ -29,13 +31,15 @@ std::string check_lengths(const std::string& group, size_t n,
   return {};
 }
 
-std::string check_vectors(const std::string& what, const std::vector<Vec3>& values) {
+// `values`, the first of them row `first` of the file's.
+std::string check_vectors(const std::string& what, const std::vector<Vec3>& values, size_t first = 0) {
   for (size_t i = 0; i < values.size(); ++i)
-    if (!finite(values[i])) return what + "[" + std::to_string(i) + "] is not finite";
+    if (!finite(values[i])) return what + "[" + std::to_string(first + i) + "] is not finite";
   return {};
 }
 
-std::string check_bodies(const Bodies& b, size_t template_count) {
+// The rows of `b`, the first of them row `first` of the file's.
+std::string check_bodies(const Bodies& b, size_t template_count, size_t first = 0) {
   size_t n = b.id.size();
   if (auto e = check_lengths("/bodies", n, {"template", b.template_index.size()},
                              std::pair{"scale", b.scale.size()},
@@ -47,7 +51,7 @@ std::string check_bodies(const Bodies& b, size_t template_count) {
     return e;
   std::set<std::uint64_t> ids;
   for (size_t i = 0; i < n; ++i) {
-    std::string at = "body " + std::to_string(i) + ": ";
+    std::string at = "body " + std::to_string(first + i) + ": ";
     if (b.id[i] >= first_reserved_id) return at + "id must be below 2^62";
     if (!ids.insert(b.id[i]).second) return at + "duplicate id " + std::to_string(b.id[i]);
     if (b.template_index[i] >= template_count)
@@ -61,7 +65,7 @@ std::string check_bodies(const Bodies& b, size_t template_count) {
   }
   for (auto [what, values] : {std::pair{"position", &b.position}, {"velocity", &b.velocity},
                               {"angular_velocity", &b.angular_velocity}})
-    if (auto e = check_vectors(std::string("/bodies/") + what, *values); !e.empty()) return e;
+    if (auto e = check_vectors(std::string("/bodies/") + what, *values, first); !e.empty()) return e;
   return {};
 }
 
@@ -96,8 +100,7 @@ std::string check_membrane(const Membrane& m) {
   return {};
 }
 
-std::string check_solver(const SolverState& s) {
-  const ContactCache& c = s.contacts;
+std::string check_contacts(const ContactCache& c, size_t first = 0) {
   if (auto e = check_lengths("/solver/contacts", c.size(), {"body_b", c.body_b.size()},
                              std::pair{"node", c.node.size()},
                              std::pair{"impulse", c.impulse.size()},
@@ -105,8 +108,9 @@ std::string check_solver(const SolverState& s) {
                                        c.tangential_displacement.size()});
       !e.empty())
     return e;
-  if (auto e = check_vectors("/solver/contacts/impulse", c.impulse); !e.empty()) return e;
-  return check_vectors("/solver/contacts/tangential_displacement", c.tangential_displacement);
+  for (auto [what, values] : {std::pair{"impulse", &c.impulse}, {"tangential_displacement", &c.tangential_displacement}})
+    if (auto e = check_vectors(std::string("/solver/contacts/") + what, *values, first); !e.empty()) return e;
+  return {};
 }
 
 std::string check_state(const State& s) {
@@ -121,7 +125,7 @@ std::string check_state(const State& s) {
   if ((s.kind == StateKind::checkpoint) != s.solver.has_value())
     return s.solver ? "solver state is only stored in checkpoints"
                     : "a checkpoint needs the solver state (/solver)";
-  if (s.solver) return check_solver(*s.solver);
+  if (s.solver) return check_contacts(s.solver->contacts);
   return {};
 }
 
@@ -245,49 +249,177 @@ const char* to_string(StateKind kind) {
   return "?";
 }
 
-void write_state(const std::filesystem::path& file, const State& s) {
-  if (auto e = check_state(s); !e.empty()) throw FileError(file, "cannot write: " + e);
-  write_atomically(file, [&](const h5::Location& root) {
-    write_header(root, "scree-state");
-    h5::write_attribute(root, "kind", std::string(to_string(s.kind)));
-    h5::write_attribute(root, "time", s.time);
-    h5::write_attribute(root, "step", s.step);
-    if (!s.run.empty()) h5::write_attribute(root, "run", s.run);
-    if (s.georeference) {
-      const auto& o = s.georeference->offset;
-      h5::write_dataset(root, "map_offset", std::vector<double>{o[0], o[1], o[2]});
-      h5::write_attribute(root, "crs", s.georeference->crs_wkt);
-    }
-    h5::write_strings(root, "templates", s.templates);
+namespace {
 
-    write_group(root, "bodies", s.bodies, body_fields);
-
-    write_membranes(root, s.membranes);
-
-    if (s.solver) {
-      h5::Handle sg = h5::create_group(root, "solver");
-      h5::Location solver{file, sg.get(), "/solver"};
-      const SolverState& ss = *s.solver;
-      h5::write_attribute(solver, "rng_state", ss.rng_state);
-      h5::write_attribute(solver, "next_frame_index", ss.next_frame_index);
-      h5::write_attribute(solver, "next_frame_time", ss.next_frame_time);
-      h5::write_attribute(solver, "next_log_time", ss.next_log_time);
-      h5::write_attribute(solver, "next_checkpoint_time", ss.next_checkpoint_time);
-      write_group(solver, "contacts", ss.contacts, contact_fields);
-      std::vector<std::string> names;
-      std::vector<double> values;
-      for (const auto& [name, value] : ss.energy_books) names.push_back(name), values.push_back(value);
-      h5::write_strings(solver, "energy_book_names", names);
-      h5::write_dataset(solver, "energy_books", values);
-    }
-  });
+// The state but its grains and contact cache: what StateWriter takes at once.
+State head_of(const State& s) {
+  State head;
+  head.kind = s.kind;
+  head.time = s.time;
+  head.step = s.step;
+  head.run = s.run;
+  head.georeference = s.georeference;
+  head.templates = s.templates;
+  head.membranes = s.membranes;
+  if (s.solver) {
+    const SolverState& from = *s.solver;
+    head.solver = SolverState{{}, from.rng_state, from.next_frame_index, from.next_frame_time, from.next_log_time,
+                              from.next_checkpoint_time, from.energy_books};
+  }
+  return head;
 }
 
-State read_state(const std::filesystem::path& file) {
-  h5::Handle f = h5::open_file(file);
-  h5::Location root{file, f.get(), "/"};
+}  // namespace
+
+struct StateWriter::Open {
+  Open(const std::filesystem::path& to, size_t templates, size_t body_rows, size_t contact_rows)
+      : file(to), out(to), template_count(templates), bodies(body_rows), contacts(contact_rows) {}
+  std::filesystem::path file;
+  AtomicFile out;
+  h5::Handle handle, bodies_group, contacts_group;
+  size_t template_count, bodies, contacts, bodies_written = 0, contacts_written = 0;
+  std::optional<std::uint64_t> greatest_id;  // of the blocks written so far
+
+  h5::Location bodies_at() const { return {file, bodies_group.get(), "/bodies"}; }
+  h5::Location contacts_at() const { return {file, contacts_group.get(), "/solver/contacts"}; }
+  [[noreturn]] void refuse(const std::string& what) const { throw FileError(file, "cannot write: " + what); }
+};
+
+StateWriter::StateWriter(const std::filesystem::path& file, const State& s, size_t bodies, size_t contacts) {
+  if (!s.bodies.id.empty() || (s.solver && s.solver->contacts.size() > 0))
+    throw FileError(file, "cannot write: the head of a state written in blocks holds no grains or contacts");
+  if (auto e = check_state(s); !e.empty()) throw FileError(file, "cannot write: " + e);
+  if (!s.solver && contacts > 0) throw FileError(file, "cannot write: contacts are only stored in checkpoints");
+  open_ = std::make_unique<Open>(file, s.templates.size(), bodies, contacts);
+  open_->handle = h5::create_file(open_->out.temp_path());
+  h5::Location root{file, open_->handle.get(), "/"};
+  write_header(root, "scree-state");
+  h5::write_attribute(root, "kind", std::string(to_string(s.kind)));
+  h5::write_attribute(root, "time", s.time);
+  h5::write_attribute(root, "step", s.step);
+  if (!s.run.empty()) h5::write_attribute(root, "run", s.run);
+  if (s.georeference) {
+    const auto& o = s.georeference->offset;
+    h5::write_dataset(root, "map_offset", std::vector<double>{o[0], o[1], o[2]});
+    h5::write_attribute(root, "crs", s.georeference->crs_wkt);
+  }
+  h5::write_strings(root, "templates", s.templates);
+
+  open_->bodies_group = h5::create_group(root, "bodies");
+  body_fields(s.bodies, [&](const char* field, const auto& like) { h5::create_rows_like(open_->bodies_at(), field, bodies, like); });
+
+  write_membranes(root, s.membranes);
+
+  if (s.solver) {
+    h5::Handle sg = h5::create_group(root, "solver");
+    h5::Location solver{file, sg.get(), "/solver"};
+    const SolverState& ss = *s.solver;
+    h5::write_attribute(solver, "rng_state", ss.rng_state);
+    h5::write_attribute(solver, "next_frame_index", ss.next_frame_index);
+    h5::write_attribute(solver, "next_frame_time", ss.next_frame_time);
+    h5::write_attribute(solver, "next_log_time", ss.next_log_time);
+    h5::write_attribute(solver, "next_checkpoint_time", ss.next_checkpoint_time);
+    open_->contacts_group = h5::create_group(solver, "contacts");
+    contact_fields(ss.contacts, [&](const char* field, const auto& like) {
+      h5::create_rows_like(open_->contacts_at(), field, contacts, like);
+    });
+    std::vector<std::string> names;
+    std::vector<double> values;
+    for (const auto& [name, value] : ss.energy_books) names.push_back(name), values.push_back(value);
+    h5::write_strings(solver, "energy_book_names", names);
+    h5::write_dataset(solver, "energy_books", values);
+  }
+}
+
+StateWriter::~StateWriter() = default;
+
+void StateWriter::write_bodies(const Bodies& block) {
+  Open& o = *open_;
+  if (auto e = check_bodies(block, o.template_count, o.bodies_written); !e.empty()) o.refuse(e);
+  if (block.size() == 0) return;
+  if (o.bodies_written + block.size() > o.bodies)
+    o.refuse("/bodies: " + std::to_string(o.bodies_written + block.size()) + " grains, expected " + std::to_string(o.bodies));
+  const std::uint64_t least = *std::min_element(block.id.begin(), block.id.end());
+  if (o.greatest_id && least <= *o.greatest_id)
+    o.refuse("/bodies: id " + std::to_string(least) + " after id " + std::to_string(*o.greatest_id) +
+             " of an earlier block (blocks in ascending ids)");
+  o.greatest_id = *std::max_element(block.id.begin(), block.id.end());
+  body_fields(block, [&](const char* field, const auto& rows) { h5::write_block(o.bodies_at(), field, o.bodies_written, rows); });
+  o.bodies_written += block.size();
+}
+
+void StateWriter::write_contacts(const ContactCache& block) {
+  Open& o = *open_;
+  if (auto e = check_contacts(block, o.contacts_written); !e.empty()) o.refuse(e);
+  if (block.size() == 0) return;
+  if (o.contacts_written + block.size() > o.contacts)
+    o.refuse("/solver/contacts: " + std::to_string(o.contacts_written + block.size()) + " contacts, expected " +
+             std::to_string(o.contacts));
+  contact_fields(block, [&](const char* field, const auto& rows) {
+    h5::write_block(o.contacts_at(), field, o.contacts_written, rows);
+  });
+  o.contacts_written += block.size();
+}
+
+void StateWriter::commit() {
+  Open& o = *open_;
+  if (o.bodies_written != o.bodies)
+    o.refuse("/bodies: " + std::to_string(o.bodies_written) + " grains written, expected " + std::to_string(o.bodies));
+  if (o.contacts_written != o.contacts)
+    o.refuse("/solver/contacts: " + std::to_string(o.contacts_written) + " contacts written, expected " +
+             std::to_string(o.contacts));
+  o.bodies_group = h5::Handle();
+  o.contacts_group = h5::Handle();
+  if (H5Fflush(o.handle.get(), H5F_SCOPE_GLOBAL) < 0) throw FileError(o.file, "cannot flush");
+  o.handle = h5::Handle();
+  o.out.commit();
+}
+
+void write_state(const std::filesystem::path& file, const State& s) {
+  // One block of grains in any order, checked as a whole by write_bodies.
+  const size_t contacts = s.solver ? s.solver->contacts.size() : 0;
+  StateWriter out(file, head_of(s), s.bodies.size(), contacts);
+  out.write_bodies(s.bodies);
+  if (s.solver) out.write_contacts(s.solver->contacts);
+  out.commit();
+}
+
+struct StateReader::Open {
+  std::filesystem::path file;
+  h5::Handle handle, bodies_group, contacts_group;
+  State head;
+  size_t bodies = 0, contacts = 0;
+
+  h5::Location bodies_at() const { return {file, bodies_group.get(), "/bodies"}; }
+  h5::Location contacts_at() const { return {file, contacts_group.get(), "/solver/contacts"}; }
+};
+
+namespace {
+
+// The rows of every field of a group, which must agree with the first's.
+template <class T, class Fields>
+size_t count_group_rows(const h5::Location& at, const T& value, Fields&& fields) {
+  std::optional<size_t> rows;
+  std::string first;
+  fields(value, [&](const char* field, const auto& like) {
+    const size_t n = h5::count_rows_like(at, field, like);
+    if (!rows) rows = n, first = field;
+    else if (n != *rows)
+      throw FileError(at.file, at.name + "/" + field + " has " + std::to_string(n) + " entries, expected " +
+                                   std::to_string(*rows));
+  });
+  return rows.value_or(0);
+}
+
+}  // namespace
+
+StateReader::StateReader(const std::filesystem::path& file) : open_(std::make_unique<Open>()) {
+  Open& o = *open_;
+  o.file = file;
+  o.handle = h5::open_file(file);
+  h5::Location root{file, o.handle.get(), "/"};
   read_header(root, "scree-state");
-  State s;
+  State& s = o.head;
   std::string kind = h5::read_string_attribute(root, "kind");
   if (kind == "state") s.kind = StateKind::state;
   else if (kind == "frame") s.kind = StateKind::frame;
@@ -297,13 +429,15 @@ State read_state(const std::filesystem::path& file) {
   s.step = h5::read_int_attribute(root, "step");
   if (h5::has_attribute(root, "run")) s.run = h5::read_string_attribute(root, "run");
   if (h5::exists(root, "map_offset")) {
-    const auto o = h5::read_dataset<double>(root, "map_offset");
-    if (o.size() != 3) throw FileError(file, "/map_offset holds " + std::to_string(o.size()) + " numbers, not 3");
-    s.georeference = Georeference{{o[0], o[1], o[2]}, h5::has_attribute(root, "crs") ? h5::read_string_attribute(root, "crs") : ""};
+    const auto offset = h5::read_dataset<double>(root, "map_offset");
+    if (offset.size() != 3) throw FileError(file, "/map_offset holds " + std::to_string(offset.size()) + " numbers, not 3");
+    s.georeference =
+        Georeference{{offset[0], offset[1], offset[2]}, h5::has_attribute(root, "crs") ? h5::read_string_attribute(root, "crs") : ""};
   }
   s.templates = h5::read_strings(root, "templates");
 
-  read_group(root, "bodies", s.bodies, body_fields);
+  o.bodies_group = h5::open_group(root, "bodies");
+  o.bodies = count_group_rows(o.bodies_at(), s.bodies, body_fields);
 
   s.membranes = read_membranes(root);
 
@@ -316,7 +450,8 @@ State read_state(const std::filesystem::path& file) {
     ss.next_frame_time = h5::read_double_attribute(solver, "next_frame_time");
     ss.next_log_time = h5::read_double_attribute(solver, "next_log_time");
     ss.next_checkpoint_time = h5::read_double_attribute(solver, "next_checkpoint_time");
-    read_group(solver, "contacts", ss.contacts, contact_fields);
+    o.contacts_group = h5::open_group(solver, "contacts");
+    o.contacts = count_group_rows(o.contacts_at(), ss.contacts, contact_fields);
     if (h5::exists(solver, "energy_books")) {
       const auto names = h5::read_strings(solver, "energy_book_names");
       const auto values = h5::read_dataset<double>(solver, "energy_books");
@@ -328,6 +463,38 @@ State read_state(const std::filesystem::path& file) {
     s.solver = std::move(ss);
   }
   if (auto e = check_state(s); !e.empty()) throw FileError(file, e);
+}
+
+StateReader::~StateReader() = default;
+const State& StateReader::head() const { return open_->head; }
+size_t StateReader::body_count() const { return open_->bodies; }
+size_t StateReader::contact_count() const { return open_->contacts; }
+
+Bodies StateReader::read_bodies(size_t first, size_t count) const {
+  const Open& o = *open_;
+  Bodies block;
+  body_fields(block, [&](const char* field, auto& rows) { h5::read_block(o.bodies_at(), field, first, count, rows); });
+  if (auto e = check_bodies(block, o.head.templates.size(), first); !e.empty()) throw FileError(o.file, e);
+  return block;
+}
+
+ContactCache StateReader::read_contacts(size_t first, size_t count) const {
+  const Open& o = *open_;
+  ContactCache block;
+  if (!o.head.solver) {
+    if (count > 0) throw FileError(o.file, "holds no contacts (not a checkpoint)");
+    return block;
+  }
+  contact_fields(block, [&](const char* field, auto& rows) { h5::read_block(o.contacts_at(), field, first, count, rows); });
+  if (auto e = check_contacts(block, first); !e.empty()) throw FileError(o.file, e);
+  return block;
+}
+
+State read_state(const std::filesystem::path& file) {
+  const StateReader in(file);
+  State s = in.head();
+  s.bodies = in.read_bodies(0, in.body_count());
+  if (s.solver) s.solver->contacts = in.read_contacts(0, in.contact_count());
   return s;
 }
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -106,6 +107,48 @@ struct State {
 // file it refuses is never created, and an old file of that name is left untouched.
 void write_state(const std::filesystem::path& file, const State& state);
 State read_state(const std::filesystem::path& file);
+
+// A state file written a block of grains at a time, so that no process holds them all: a
+// frame or checkpoint of many ranks merged by id on one (docs/parallel.md, "Output"). `head`
+// is the state without its grains (and, in a checkpoint, without its contact cache); the file
+// will hold `bodies` grains and `contacts` cached contacts, written in file order by
+// write_bodies and write_contacts, each block checked as write_state checks a state and its
+// ids above every earlier block's. Nothing appears under `file` before commit(), and an old
+// file of that name is left untouched until then; throws FileError as write_state does.
+class StateWriter {
+ public:
+  StateWriter(const std::filesystem::path& file, const State& head, size_t bodies, size_t contacts);
+  ~StateWriter();
+  StateWriter(const StateWriter&) = delete;
+  StateWriter& operator=(const StateWriter&) = delete;
+  void write_bodies(const Bodies& block);
+  void write_contacts(const ContactCache& block);
+  void commit();  // every row written: the file appears under its name
+
+ private:
+  struct Open;
+  std::unique_ptr<Open> open_;
+};
+
+// A state file read a block of grains at a time (a restart on many ranks, each reading a part):
+// the head (the state without grains and contact cache) at once, then blocks of rows, each
+// checked as read_state checks a state.
+class StateReader {
+ public:
+  explicit StateReader(const std::filesystem::path& file);
+  ~StateReader();
+  StateReader(const StateReader&) = delete;
+  StateReader& operator=(const StateReader&) = delete;
+  const State& head() const;
+  size_t body_count() const;
+  size_t contact_count() const;
+  Bodies read_bodies(size_t first, size_t count) const;
+  ContactCache read_contacts(size_t first, size_t count) const;
+
+ private:
+  struct Open;
+  std::unique_ptr<Open> open_;
+};
 
 // A membrane file holds one membrane (scree-membrane builds them).
 void write_membrane(const std::filesystem::path& file, const Membrane& membrane);

@@ -78,6 +78,11 @@ void Ranks::min(std::span<double> x) const {
   check(MPI_Allreduce(MPI_IN_PLACE, x.data(), int(x.size()), MPI_DOUBLE, MPI_MIN, communicator_->comm), "MPI_Allreduce");
 }
 
+std::uint64_t Ranks::min(std::uint64_t x) const {
+  if (communicator_) check(MPI_Allreduce(MPI_IN_PLACE, &x, 1, MPI_UINT64_T, MPI_MIN, communicator_->comm), "MPI_Allreduce");
+  return x;
+}
+
 void Ranks::sum(std::span<std::int64_t> x) const {
   if (!communicator_ || x.empty()) return;
   check(MPI_Allreduce(MPI_IN_PLACE, x.data(), int(x.size()), MPI_INT64_T, MPI_SUM, communicator_->comm), "MPI_Allreduce");
@@ -151,6 +156,27 @@ std::vector<Bytes> Ranks::gather_all(const Bytes& mine) const {
   return by_rank;
 }
 
+std::vector<Bytes> Ranks::gather(const Bytes& mine) const {
+  if (!communicator_) return {mine};
+  const std::size_t n = static_cast<std::size_t>(size_);
+  const bool root = rank_ == 0;
+  std::vector<int> sizes(root ? n : 0), offsets(root ? n : 0);
+  const int own = int(mine.size());
+  check(MPI_Gather(&own, 1, MPI_INT, sizes.data(), 1, MPI_INT, 0, communicator_->comm), "MPI_Gather");
+  int total = 0;
+  for (std::size_t r = 0; r < sizes.size(); ++r) {
+    offsets[r] = total;
+    total += sizes[r];
+  }
+  Bytes all(static_cast<std::size_t>(total));
+  check(MPI_Gatherv(mine.data(), own, MPI_BYTE, all.data(), sizes.data(), offsets.data(), MPI_BYTE, 0, communicator_->comm),
+        "MPI_Gatherv");
+  std::vector<Bytes> by_rank(sizes.size());
+  for (std::size_t r = 0; r < sizes.size(); ++r)
+    by_rank[r].assign(all.begin() + offsets[r], all.begin() + offsets[r] + sizes[r]);
+  return by_rank;
+}
+
 std::vector<std::pair<int, Bytes>> Ranks::send_to_any(const std::vector<std::pair<int, Bytes>>& to) const {
   const std::size_t n = static_cast<std::size_t>(size_);
   std::vector<int> sizes(n, -1), incoming(n, -1);  // −1: no message
@@ -193,6 +219,7 @@ bool MpiSession::open() { return false; }
 Ranks Ranks::world() { return Ranks(); }
 double Ranks::max(double x) const { return x; }
 double Ranks::min(double x) const { return x; }
+std::uint64_t Ranks::min(std::uint64_t x) const { return x; }
 void Ranks::max(std::span<double>) const {}
 void Ranks::min(std::span<double>) const {}
 void Ranks::sum(std::span<std::int64_t>) const {}
@@ -203,6 +230,7 @@ std::vector<Bytes> Ranks::exchange(std::span<const int> partners, const std::vec
   return {};
 }
 std::vector<Bytes> Ranks::gather_all(const Bytes& mine) const { return {mine}; }
+std::vector<Bytes> Ranks::gather(const Bytes& mine) const { return {mine}; }
 std::vector<std::pair<int, Bytes>> Ranks::send_to_any(const std::vector<std::pair<int, Bytes>>& to) const {
   for (const auto& message : to)
     if (message.first != 0 || to.size() > 1)

@@ -33,6 +33,7 @@ class Ranks {
   // Element by element over the ranks, in place.
   void max(std::span<double> x) const;
   void min(std::span<double> x) const;
+  std::uint64_t min(std::uint64_t x) const;
   // Sums of counts over the ranks (exact: integers).
   void sum(std::span<std::int64_t> x) const;
   // Partial sums of every rank added up, exactly: each rank gets the sum of all their terms,
@@ -44,6 +45,8 @@ class Ranks {
   std::vector<Bytes> exchange(std::span<const int> partners, const std::vector<Bytes>& to) const;
   // Everyone's `mine`, by rank (this rank's own included).
   std::vector<Bytes> gather_all(const Bytes& mine) const;
+  // Everyone's `mine`, by rank, on rank 0 (empty on the others).
+  std::vector<Bytes> gather(const Bytes& mine) const;
   // Messages to any ranks, none of them named beforehand by the receiver: (rank, bytes), at
   // most one a rank, this rank's own included; returns what came, (sender, bytes), by sender.
   // The ranks learn who writes to them from a count each rank sends every other (all to all).
