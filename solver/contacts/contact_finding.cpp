@@ -106,8 +106,8 @@ class ContactFinder {
   // its points while round-off moves it in and out, and a face about to strike collides as a
   // whole, not first with the half that happens to be a hair deeper.
   ContactFinder(const World& world, const std::vector<RigidBody>& posed, double dt, double margin,
-                NearNodeCache* near_nodes, const RestingImpulses* loaded)
-      : world_(world), posed_(posed), dt_(dt), margin_(margin), cache_(near_nodes), loaded_(loaded) {
+                NearNodeCache* near_nodes, const RestingImpulses* loaded, const SearchShare* share)
+      : world_(world), posed_(posed), dt_(dt), margin_(margin), cache_(near_nodes), loaded_(loaded), share_(share) {
     for (std::size_t i = 0; i < world.grain_count(); ++i)
       poses_.push_back({posed[i].position, posed[i].orientation, world.scale[i]});
   }
@@ -127,8 +127,10 @@ class ContactFinder {
     }
     double widest = 0;
     for (std::size_t i = 0; i < n; ++i) widest = std::max(widest, margin(i));
-    const std::vector<BodyPair> pairs =
+    std::vector<BodyPair> pairs =
         neighbours ? neighbours->pairs(centres, radii, widest, skin) : overlapping_pairs(centres, radii, widest);
+    if (share_)
+      std::erase_if(pairs, [&](const BodyPair& p) { return !share_->searches(centres[p.first], centres[p.second]); });
     std::vector<Batch> batches(static_cast<std::size_t>(omp_get_max_threads()));
     std::vector<Piece> pieces(pairs.size() + n);  // the pairs', then the grains'
     // Each pair takes its cached near nodes over, or starts none (the cache then holds the
@@ -163,8 +165,10 @@ class ContactFinder {
 #pragma omp for schedule(dynamic, 16)
       for (std::uint32_t i = 0; i < n; ++i) {
         pieces[pairs.size() + i].begin(batch, me);
-        for (std::size_t w = 0; w < world_.walls.size(); ++w) grain_wall(batch, i, w);
-        if (world_.terrain) grain_terrain(batch, i);
+        if (!share_ || share_->owned[i]) {
+          for (std::size_t w = 0; w < world_.walls.size(); ++w) grain_wall(batch, i, w);
+          if (world_.terrain) grain_terrain(batch, i);
+        }
         pieces[pairs.size() + i].end(batch);
       }
     }
@@ -396,6 +400,7 @@ class ContactFinder {
   double dt_, margin_;
   NearNodeCache* cache_;
   const RestingImpulses* loaded_;  // nodes that carry resting impulse stay support points (find_contacts)
+  const SearchShare* share_;       // this rank's part of the search; null: all
   std::vector<Pose> poses_;
 };
 
@@ -403,8 +408,8 @@ class ContactFinder {
 
 FoundContacts find_contacts(const World& world, const std::vector<RigidBody>& posed, double dt, double margin,
                             NeighbourList* neighbours, double skin, NearNodeCache* near_nodes,
-                            const RestingImpulses* loaded) {
-  return ContactFinder(world, posed, dt, margin, near_nodes, loaded).find(neighbours, skin);
+                            const RestingImpulses* loaded, const SearchShare* share) {
+  return ContactFinder(world, posed, dt, margin, near_nodes, loaded, share).find(neighbours, skin);
 }
 
 ContactPoint contact_point(std::vector<RigidBody>& bodies, const Contact& c) {

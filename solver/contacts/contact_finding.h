@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "solver/contacts/broad_phase.h"
+#include "solver/ranks/decomposition.h"
 #include "solver/rigid_body.h"
 #include "solver/world.h"
 
@@ -58,6 +59,18 @@ struct FoundContacts {
   }
 };
 
+// The part of a search that one rank does when ranks share the grains (docs/parallel.md, "The
+// step across ranks"): a pair of grains by the rank whose region holds the pair's lower corner
+// (the least x, y and z of the two posed centroids, within the pair's reach of both, so that
+// the rank holds both grains), a grain against the walls and the terrain by its owner. Each
+// contact is found once among the ranks, as one process finds it.
+struct SearchShare {
+  const Decomposition& regions;
+  int rank;
+  const std::vector<char>& owned;  // by grain: whether this rank owns it
+  bool searches(const Vec3& a, const Vec3& b) const { return regions.owner(a.cwiseMin(b)) == rank; }
+};
+
 // The contacts of every grain posed as `posed` (world.bodies' order), counting nodes within
 // `margin` outside as touching. Pairs from `neighbours` when given (a Verlet list kept from
 // step to step, rebuilt with `skin`), else from a fresh broad phase; the same contacts either
@@ -69,9 +82,10 @@ struct FoundContacts {
 // that is no extreme where a sweep poses the grain may be one once the sweep tips it, and
 // left out it would go into the wall and be pushed out in the next sweep, lifting the grain
 // off its other supports (docs/theory.md, "The resting solve").
+// With `share`, this rank's part of the search alone.
 FoundContacts find_contacts(const World& world, const std::vector<RigidBody>& posed, double dt, double margin,
                             NeighbourList* neighbours = nullptr, double skin = 0, NearNodeCache* near_nodes = nullptr,
-                            const RestingImpulses* loaded = nullptr);
+                            const RestingImpulses* loaded = nullptr, const SearchShare* share = nullptr);
 
 // The contact's point on `bodies` (posed or corrections), for impulses and velocities there.
 ContactPoint contact_point(std::vector<RigidBody>& bodies, const Contact& c);
