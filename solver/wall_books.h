@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "solver/exact_sum.h"
+#include "solver/ranks/communicator.h"
 #include "solver/world.h"
 
 namespace scree::solver {
@@ -25,6 +26,15 @@ class WallBooks {
     energy.wall_work += work_.value();
     for (std::size_t w = 0; w < impulse_.size(); ++w)
       for (int axis = 0; axis < 3; ++axis) wall_impulse[w][axis] += impulse_[w][std::size_t(axis)].value();
+  }
+  // Every rank's sums added up, on every rank.
+  void sum_across(const Ranks& ranks) {
+    std::vector<ExactSum> sums{work_};
+    for (const auto& wall : impulse_) sums.insert(sums.end(), wall.begin(), wall.end());
+    ranks.sum(sums);
+    work_ = sums[0];
+    for (std::size_t w = 0; w < impulse_.size(); ++w)
+      for (std::size_t axis = 0; axis < 3; ++axis) impulse_[w][axis] = sums[1 + 3 * w + axis];
   }
 
  private:

@@ -4,12 +4,10 @@
 #include <optional>
 
 #include "solver/contacts/contact_finding.h"
-#include "solver/contacts/islands.h"
-#include "solver/exact_sum.h"
+#include "solver/impulse/collision_islands.h"
 #include "solver/impulse/resting_contact.h"
 #include "solver/impulse/tiles.h"
 #include "solver/parallel_loops.h"
-#include "solver/wall_books.h"
 
 namespace scree::solver {
 
@@ -47,8 +45,7 @@ SweepContacts collide_and_gather(World& world, const ImpulseSettings& settings, 
   // nothing a user could see.
   // The colliding contacts are kept apart, and the others (in a heap, nearly all) go before
   // the resting points are built beside the faces (docs/benchmarks.md, "The eighth pass").
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> collision_pairs;
-  std::vector<Contact> colliding;
+    std::vector<Contact> colliding;
   std::vector<bool> face_collides(found.faces.size(), false);
   if (!closing) {  // the last sweep collides nothing
     // Each contact judged side by side, then the few that collide taken in order (the same
@@ -62,7 +59,6 @@ SweepContacts collide_and_gather(World& world, const ImpulseSettings& settings, 
     for (std::size_t k = 0; k < found.contacts.size(); ++k) {
       if (!approaching[k]) continue;
       const Contact& c = found.contacts[k];
-      collision_pairs.emplace_back(c.a, c.b);
       colliding.push_back(c);
       face_collides[c.face] = true;
     }
@@ -86,44 +82,12 @@ SweepContacts collide_and_gather(World& world, const ImpulseSettings& settings, 
   std::vector<double> approach_before;  // only needed when something collides
   if (!colliding.empty())
     for (const RestingPoint& r : resting.points) approach_before.push_back(resting.normal_velocity(r, posed));
-  auto law_of = [&](const Contact& c) -> const ContactLaw& {
-    return world.law(world.material[c.a], world.body_material(c.b));
-  };
-  // Islands share no moving body, so they are resolved side by side, each as alone; their
-  // books are added in island order.
-  const std::vector<Island> islands = contact_islands(collision_pairs, is_static);
-  std::vector<CollisionBooks> island_books(islands.size());
-#pragma omp parallel for schedule(dynamic) if (islands.size() > 1 && colliding.size() >= smallest_parallel_loop)
-  for (std::size_t k = 0; k < islands.size(); ++k) {
-    std::vector<Collision> collisions;
-    for (std::uint32_t c : islands[k].contacts) {
-      const Contact& contact = colliding[c];
-      const ContactLaw& law = law_of(contact);
-      collisions.push_back({contact.a, contact.b, contact.point, contact.normal, law.friction, law.restitution});
-    }
-    island_books[k] = resolve_collisions(posed, collisions, settings.collisions);
+  std::vector<CollidingContact> collisions;
+  for (const Contact& c : colliding) {
+    const ContactLaw& law = world.law(world.material[c.a], world.body_material(c.b));
+    collisions.push_back({{c.a, c.b, c.point, c.normal, law.friction, law.restitution}, c.wall});
   }
-  // The islands' books summed exactly: islands resolved on several ranks add up the same.
-  ExactSum restitution, friction;
-  WallBooks walls(world.walls.size());
-  for (std::size_t i = 0; i < islands.size(); ++i) {
-    const Island& island = islands[i];
-    const CollisionBooks& books = island_books[i];
-    ++report.islands;
-    report.increments += books.increments;
-    report.stored_peak = std::max(report.stored_peak, books.stored_peak);
-    restitution += books.restitution_loss;
-    friction += books.friction_loss;
-    for (std::size_t k = 0; k < island.contacts.size(); ++k) {
-      const Contact& c = colliding[island.contacts[k]];
-      if (c.wall >= 0) walls.add(std::size_t(c.wall), world.walls[std::size_t(c.wall)].velocity, books.impulses[k]);
-    }
-  }
-  if (!islands.empty()) {
-    world.energy.restitution += restitution.value();
-    world.energy.friction += friction.value();
-    walls.book(world.energy, report.wall_impulse);
-  }
+  resolve_collision_islands(posed, collisions, is_static, world.walls, settings.collisions).book(world, report);
   // A face the collisions have just driven together faster than the resting speed (the
   // next ball of a row struck by the first) collides in the next sweep: resting contact
   // would stop it inelastically, and an elastic row would lose energy.

@@ -6,56 +6,23 @@
 #include <string>
 #include <unordered_map>
 
+#include "solver/ranks/body_records.h"
+
 namespace scree::solver {
 
 namespace {
 
-// Where a body is and how it moves, in plain numbers: what a refresh sends of it.
-struct Motion {
-  double position[3], orientation[4], velocity[3], angular_velocity[3];  // orientation w, x, y, z
-};
-
-Motion motion_of(const RigidBody& b) {
-  return {{b.position.x(), b.position.y(), b.position.z()},
-          {b.orientation.w(), b.orientation.x(), b.orientation.y(), b.orientation.z()},
-          {b.velocity.x(), b.velocity.y(), b.velocity.z()},
-          {b.angular_velocity.x(), b.angular_velocity.y(), b.angular_velocity.z()}};
-}
-
-void set_motion(RigidBody& b, const Motion& m) {
-  b.position = Vec3(m.position[0], m.position[1], m.position[2]);
-  b.orientation = Quat(m.orientation[0], m.orientation[1], m.orientation[2], m.orientation[3]);
-  b.velocity = Vec3(m.velocity[0], m.velocity[1], m.velocity[2]);
-  b.angular_velocity = Vec3(m.angular_velocity[0], m.angular_velocity[1], m.angular_velocity[2]);
-}
-
-// A grain in plain numbers, as it travels: its motion and what does not change.
+// A grain in plain numbers, as it travels: its body and what does not change.
 struct GrainRecord {
   std::uint64_t id;
   std::uint32_t shape, material;
   double scale;
-  Motion motion;
-  double inverse_mass, inverse_inertia_body[3];
+  BodyRecord body;
 };
 
-GrainRecord record_of(const Grain& g) {
-  const RigidBody& b = g.body;
-  return {g.id,
-          g.shape,
-          g.material,
-          g.scale,
-          motion_of(b),
-          b.inverse_mass,
-          {b.inverse_inertia_body.x(), b.inverse_inertia_body.y(), b.inverse_inertia_body.z()}};
-}
+GrainRecord record_of(const Grain& g) { return {g.id, g.shape, g.material, g.scale, solver::record_of(g.body)}; }
 
-Grain grain_of(const GrainRecord& r) {
-  Grain g{r.id, r.shape, r.material, r.scale, RigidBody{}};
-  set_motion(g.body, r.motion);
-  g.body.inverse_mass = r.inverse_mass;
-  g.body.inverse_inertia_body = Vec3(r.inverse_inertia_body[0], r.inverse_inertia_body[1], r.inverse_inertia_body[2]);
-  return g;
-}
+Grain grain_of(const GrainRecord& r) { return {r.id, r.shape, r.material, r.scale, body_of(r.body)}; }
 
 // A resting impulse by ids, as it travels with its grain A.
 struct ImpulseRecord {

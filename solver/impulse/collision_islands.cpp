@@ -1,0 +1,65 @@
+#include "solver/impulse/collision_islands.h"
+
+#include <algorithm>
+#include <array>
+
+#include "solver/contacts/islands.h"
+#include "solver/parallel_loops.h"
+#include "solver/ranks/communicator.h"
+
+namespace scree::solver {
+
+void CollisionTotals::sum_across(const Ranks& ranks) {
+  std::array<ExactSum, 2> losses{restitution, friction};
+  ranks.sum(losses);
+  restitution = losses[0];
+  friction = losses[1];
+  walls.sum_across(ranks);
+  std::array<std::int64_t, 2> counts{islands, increments};
+  ranks.sum(counts);
+  islands = counts[0];
+  increments = counts[1];
+  stored_peak = ranks.max(stored_peak);
+}
+
+void CollisionTotals::book(World& world, StepReport& report) const {
+  report.islands += std::size_t(islands);
+  report.increments += increments;
+  report.stored_peak = std::max(report.stored_peak, stored_peak);
+  if (islands == 0) return;
+  world.energy.restitution += restitution.value();
+  world.energy.friction += friction.value();
+  walls.book(world.energy, report.wall_impulse);
+}
+
+CollisionTotals resolve_collision_islands(std::vector<RigidBody>& bodies, std::span<const CollidingContact> contacts,
+                                          const std::vector<bool>& is_static, const std::vector<Wall>& walls,
+                                          const EnergyTrackingSettings& settings) {
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
+  for (const CollidingContact& c : contacts) pairs.emplace_back(c.collision.a, c.collision.b);
+  // Islands share no moving body, so they are resolved side by side, each as alone.
+  const std::vector<Island> islands = contact_islands(pairs, is_static);
+  std::vector<CollisionBooks> island_books(islands.size());
+#pragma omp parallel for schedule(dynamic) if (islands.size() > 1 && contacts.size() >= smallest_parallel_loop)
+  for (std::size_t k = 0; k < islands.size(); ++k) {
+    std::vector<Collision> collisions;
+    for (std::uint32_t c : islands[k].contacts) collisions.push_back(contacts[c].collision);
+    island_books[k] = resolve_collisions(bodies, collisions, settings);
+  }
+  CollisionTotals totals(walls.size());
+  for (std::size_t i = 0; i < islands.size(); ++i) {
+    const CollisionBooks& books = island_books[i];
+    ++totals.islands;
+    totals.increments += books.increments;
+    totals.stored_peak = std::max(totals.stored_peak, books.stored_peak);
+    totals.restitution += books.restitution_loss;
+    totals.friction += books.friction_loss;
+    for (std::size_t k = 0; k < islands[i].contacts.size(); ++k) {
+      const CollidingContact& c = contacts[islands[i].contacts[k]];
+      if (c.wall >= 0) totals.walls.add(std::size_t(c.wall), walls[std::size_t(c.wall)].velocity, books.impulses[k]);
+    }
+  }
+  return totals;
+}
+
+}  // namespace scree::solver

@@ -1,0 +1,48 @@
+#pragma once
+// A sweep's collisions resolved island by island (docs/theory.md, "Collisions"): the contacts
+// that approach faster than the resting speed, joined into islands through the grains they
+// share (walls and the terrain join nothing), each island resolved alone by the energy
+// tracking method (energy_tracking.h), side by side on the threads; what they lose summed
+// exactly, so that islands resolved on several ranks add up the same (docs/parallel.md).
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "solver/exact_sum.h"
+#include "solver/impulse/energy_tracking.h"
+#include "solver/step.h"
+#include "solver/wall_books.h"
+#include "solver/world.h"
+
+namespace scree::solver {
+
+class Ranks;
+
+// A colliding contact as the islands take it: its collision and the wall B is (−1: a grain or
+// the terrain), for the walls' books.
+struct CollidingContact {
+  Collision collision;
+  std::int32_t wall;
+};
+
+// What a sweep's islands add to the step's books and report.
+struct CollisionTotals {
+  explicit CollisionTotals(std::size_t walls) : walls(walls) {}
+  ExactSum restitution, friction;
+  WallBooks walls;
+  std::int64_t islands = 0, increments = 0;
+  double stored_peak = 0;
+
+  // The totals of every rank's islands, on every rank.
+  void sum_across(const Ranks& ranks);
+  // Into the world's books and the step's report.
+  void book(World& world, StepReport& report) const;
+};
+
+// Resolves `contacts` (in the order one process finds them) island by island on `bodies`,
+// `is_static` by body; the walls' velocities from `walls`.
+CollisionTotals resolve_collision_islands(std::vector<RigidBody>& bodies, std::span<const CollidingContact> contacts,
+                                          const std::vector<bool>& is_static, const std::vector<Wall>& walls,
+                                          const EnergyTrackingSettings& settings);
+
+}  // namespace scree::solver

@@ -1,0 +1,169 @@
+#include "solver/ranks/collisions_across_ranks.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "solver/ranks/body_records.h"
+#include "solver/ranks/island_labels.h"
+
+namespace scree::solver {
+
+namespace {
+
+// A colliding contact as it travels to the rank that resolves its island, with its bodies
+// where the sweep posed them.
+struct ContactRecord {
+  std::uint64_t a, b;       // ids; a static B's place among the static bodies (its wall, the terrain after them)
+  std::uint32_t b_static;   // whether B is static
+  std::uint32_t seq;        // its place among the contacts of its pair, as found
+  double point[3], normal[3];
+  double friction, restitution;
+  std::int32_t wall;
+  BodyRecord body_a, body_b;  // body_b unset for a static B
+
+  // Where one process's search puts it: pairs by their bodies, then grains against the walls
+  // and the terrain (contact_finding.h), each pair's contacts as found.
+  auto order() const {
+    return b_static ? std::tuple{1u, a, b, seq} : std::tuple{0u, std::min(a, b), std::max(a, b), seq};
+  }
+};
+
+// A grain's velocities after the collisions.
+struct Resolved {
+  std::uint64_t id;
+  double velocity[3], angular_velocity[3];
+};
+
+Resolved resolved_of(std::uint64_t id, const RigidBody& b) {
+  return {id, {b.velocity.x(), b.velocity.y(), b.velocity.z()}, {b.angular_velocity.x(), b.angular_velocity.y(), b.angular_velocity.z()}};
+}
+
+void set_resolved(RigidBody& b, const Resolved& r) {
+  b.velocity = Vec3(r.velocity[0], r.velocity[1], r.velocity[2]);
+  b.angular_velocity = Vec3(r.angular_velocity[0], r.angular_velocity[1], r.angular_velocity[2]);
+}
+
+template <class Record>
+std::vector<std::pair<int, Bytes>> packed(const std::map<int, std::vector<Record>>& by_rank) {
+  std::vector<std::pair<int, Bytes>> out;
+  for (const auto& [rank, records] : by_rank) out.emplace_back(rank, to_bytes<Record>(records));
+  return out;
+}
+
+// This rank's contacts, each to the owner of its island.
+std::map<int, std::vector<ContactRecord>> contacts_by_island_owner(const World& world, const std::vector<RigidBody>& posed,
+                                                                    std::span<const Contact> colliding,
+                                                                    const std::vector<IslandLabel>& labels) {
+  const std::size_t n = world.grain_count();
+  std::map<int, std::vector<ContactRecord>> to;
+  std::uint32_t seq = 0;
+  for (std::size_t k = 0; k < colliding.size(); ++k) {
+    const Contact& c = colliding[k];
+    const bool same_pair = k > 0 && std::minmax(colliding[k - 1].a, colliding[k - 1].b) == std::minmax(c.a, c.b);
+    seq = same_pair ? seq + 1 : 0;
+    const ContactLaw& law = world.law(world.material[c.a], world.body_material(c.b));
+    const bool b_static = c.b >= n;
+    ContactRecord r{world.id[c.a],
+                    b_static ? std::uint64_t(c.b - n) : world.id[c.b],
+                    b_static,
+                    seq,
+                    {c.point.x(), c.point.y(), c.point.z()},
+                    {c.normal.x(), c.normal.y(), c.normal.z()},
+                    law.friction,
+                    law.restitution,
+                    c.wall,
+                    record_of(posed[c.a]),
+                    b_static ? BodyRecord{} : record_of(posed[c.b])};
+    to[int(labels[c.a].owner)].push_back(r);
+  }
+  return to;
+}
+
+// Resolves the islands whose contacts came here, on bodies of their own (the islands' grains
+// in id order, then the world's static bodies); returns the totals and, by sender, the new
+// velocities of the grains it sent.
+CollisionTotals resolve_here(const World& world, const std::vector<std::pair<int, Bytes>>& parts,
+                             const EnergyTrackingSettings& settings, std::map<int, std::vector<Resolved>>& replies) {
+  std::vector<ContactRecord> records;
+  std::map<std::uint64_t, BodyRecord> grains;
+  std::map<std::uint64_t, std::set<int>> senders;
+  for (const auto& [rank, bytes] : parts)
+    for (const ContactRecord& r : from_bytes<ContactRecord>(bytes)) {
+      records.push_back(r);
+      grains.emplace(r.a, r.body_a);
+      senders[r.a].insert(rank);
+      if (!r.b_static) {
+        grains.emplace(r.b, r.body_b);
+        senders[r.b].insert(rank);
+      }
+    }
+  std::sort(records.begin(), records.end(), [](const ContactRecord& x, const ContactRecord& y) { return x.order() < y.order(); });
+  std::vector<RigidBody> bodies;
+  std::map<std::uint64_t, std::uint32_t> local;
+  for (const auto& [id, record] : grains) {
+    local[id] = std::uint32_t(bodies.size());
+    bodies.push_back(body_of(record));
+  }
+  const std::size_t grain_count = bodies.size();
+  bodies.insert(bodies.end(), world.bodies.begin() + std::ptrdiff_t(world.grain_count()), world.bodies.end());
+  std::vector<bool> is_static(bodies.size(), false);
+  std::fill(is_static.begin() + std::ptrdiff_t(grain_count), is_static.end(), true);
+  std::vector<CollidingContact> contacts;
+  for (const ContactRecord& r : records) {
+    const std::uint32_t b = r.b_static ? std::uint32_t(grain_count + r.b) : local.at(r.b);
+    contacts.push_back({{local.at(r.a), b, Vec3(r.point[0], r.point[1], r.point[2]), Vec3(r.normal[0], r.normal[1], r.normal[2]),
+                         r.friction, r.restitution},
+                        r.wall});
+  }
+  CollisionTotals totals = resolve_collision_islands(bodies, contacts, is_static, world.walls, settings);
+  for (const auto& [id, index] : local)
+    for (int rank : senders[id]) replies[rank].push_back(resolved_of(id, bodies[index]));
+  return totals;
+}
+
+}  // namespace
+
+CollisionTotals resolve_collisions_across_ranks(const World& world, std::vector<RigidBody>& posed,
+                                                std::span<const Contact> colliding, const std::vector<bool>& is_static,
+                                                const std::vector<char>& owned, const Halo& halo, const Ranks& ranks,
+                                                const EnergyTrackingSettings& settings) {
+  CollisionTotals totals(world.walls.size());
+  if (ranks.max(colliding.empty() ? 0.0 : 1.0) == 0) return totals;  // a settled heap's every sweep
+  const std::size_t n = world.grain_count();
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> links;
+  for (const Contact& c : colliding)
+    if (!is_static[c.b]) links.emplace_back(c.a, c.b);
+  const std::vector<IslandLabel> labels = island_labels(world.id, links, halo, ranks);
+
+  std::map<int, std::vector<Resolved>> replies;
+  const std::vector<std::pair<int, Bytes>> parts =
+      ranks.send_to_any(packed(contacts_by_island_owner(world, posed, colliding, labels)));
+  if (!parts.empty()) totals = resolve_here(world, parts, settings, replies);
+
+  // The new velocities to the ranks that sent the grains, on to the grains' owners, and from
+  // them to every rank that holds them.
+  auto index_of = [&](std::uint64_t id) {
+    return std::uint32_t(std::lower_bound(world.id.begin(), world.id.end(), id) - world.id.begin());
+  };
+  std::vector<std::uint32_t> owner_partner(n, 0);  // by halo grain: its owner's place among the partners
+  for (std::size_t k = 0; k < halo.partners.size(); ++k)
+    for (std::uint32_t i : halo.take[k]) owner_partner[i] = std::uint32_t(k);
+  std::vector<std::vector<Resolved>> to_owners(halo.partners.size());
+  for (const auto& [rank, bytes] : ranks.send_to_any(packed(replies)))
+    for (const Resolved& r : from_bytes<Resolved>(bytes)) {
+      const std::uint32_t i = index_of(r.id);
+      set_resolved(posed[i], r);
+      if (!owned[i]) to_owners[owner_partner[i]].push_back(r);
+    }
+  std::vector<Bytes> outgoing;
+  for (const std::vector<Resolved>& list : to_owners) outgoing.push_back(to_bytes<Resolved>(list));
+  for (const Bytes& bytes : ranks.exchange(halo.partners, outgoing))
+    for (const Resolved& r : from_bytes<Resolved>(bytes)) set_resolved(posed[index_of(r.id)], r);
+  refresh_halo(posed, halo, ranks);
+  totals.sum_across(ranks);
+  return totals;
+}
+
+}  // namespace scree::solver
