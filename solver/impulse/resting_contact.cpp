@@ -1,6 +1,7 @@
 #include "solver/impulse/resting_contact.h"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <bit>
 #include <chrono>
@@ -17,6 +18,7 @@
 #include "solver/impulse/move_to.h"
 #include "solver/impulse/tiles.h"
 #include "solver/parallel_loops.h"
+#include "solver/ranks/communicator.h"
 #include "solver/team_barrier.h"
 #include "solver/wall_books.h"
 
@@ -284,10 +286,11 @@ namespace {
 // the same grid for every island, so a rank that holds some of them cuts as one holding all,
 // given the widest pair over the ranks (docs/parallel.md).
 RestingOrder schedule_islands(const PointRuns& runs, const std::vector<bool>& is_static, const std::vector<RigidBody>& posed,
-                              double largest_reach) {
+                              double largest_reach, double touching_reach) {
   RestingOrder order;
   std::vector<std::uint64_t> taken(posed.size(), 0);
-  const double width = tile_width(runs.pairs, is_static, posed, largest_reach);
+  const double width = tile_width(touching_reach >= 0 ? touching_reach : farthest_touching(runs.pairs, is_static, posed),
+                                  largest_reach);
   for (const Island& island : contact_islands(runs.pairs, is_static)) {
     order.schedules.push_back(schedule(island.contacts, runs, is_static, posed, width, taken));
     order.layers.push_back(island_layers(island, runs.pairs, is_static));
@@ -724,7 +727,7 @@ double build_resting_contacts(const World& world, std::span<const SupportFace> f
     for (std::size_t f = 0; f < faces.size(); ++f)
       if (first_point[f + 1] > first_point[f]) add_run(runs, {faces[f].grain, faces[f].body}, first_point[f]);
     runs.start.push_back(std::uint32_t(count));
-    resting.order = std::make_shared<RestingOrder>(schedule_islands(runs, is_static, bodies.velocities, largest_reach));
+    resting.order = std::make_shared<RestingOrder>(schedule_islands(runs, is_static, bodies.velocities, largest_reach, -1));
     place = place_in_order(resting.order->schedules, count);
   }
   resting.faces.resize(faces.size());
@@ -749,10 +752,10 @@ double build_resting_contacts(const World& world, std::span<const SupportFace> f
 namespace {
 
 // What solve_islands() leaves for the books: the most passes an island took, and the work
-// done on the velocities, island by island in order.
+// done on the velocities, summed exactly over the islands.
 struct SolvedIslands {
   int passes;
-  Work work;
+  ExactSum normal, friction;
 };
 
 // rest() up to its books: the points warm started, their islands scheduled and the points
@@ -802,7 +805,8 @@ SolvedIslands solve_islands(const std::vector<bool>& is_static, const RestingImp
   {
 #pragma omp single nowait
     {
-      if (!ordered) order = schedule_islands(point_runs(resting), is_static, bodies.velocities, settings.largest_reach);
+      if (!ordered)
+        order = schedule_islands(point_runs(resting), is_static, bodies.velocities, settings.largest_reach, settings.touching_reach);
       coarse.resize(order.schedules.size());
       if (settings.coarse_every > 0 && settings.down != Vec3::Zero())
         for (std::size_t i = 0; i < order.schedules.size(); ++i)
@@ -888,18 +892,36 @@ SolvedIslands solve_islands(const std::vector<bool>& is_static, const RestingImp
     friction += island_work[i].friction;
     passes = std::max({passes, held[i], pushed[i]});
   }
-  return {passes, {normal.value(), friction.value()}};
+  return {passes, normal, friction};
 }
 
 }  // namespace
 
-int rest(World& world, const std::vector<bool>& is_static, RestingImpulses& impulses, RestingContacts& resting,
-         RestingBodies& bodies, const RestingSettings& settings, StepReport& report) {
-  const SolvedIslands solved = solve_islands(is_static, impulses, resting, bodies, settings, report.times);
-  const PhaseTimer timer(report.times, Phase::resting_books);
+void RestingTotals::sum_across(const Ranks& ranks) {
+  std::array<ExactSum, 2> work{normal_work, friction_work};
+  ranks.sum(work);
+  normal_work = work[0];
+  friction_work = work[1];
+  walls.sum_across(ranks);
+  passes = int(ranks.max(double(passes)));
+}
+
+void RestingTotals::book(World& world, StepReport& report) const {
+  world.energy.resting -= normal_work.value();
+  world.energy.friction -= friction_work.value();
+  walls.book(world.energy, report.wall_impulse);
+}
+
+RestingTotals solve_resting_islands(const World& world, const std::vector<bool>& is_static, RestingImpulses& impulses,
+                                    RestingContacts& resting, RestingBodies& bodies, const RestingSettings& settings,
+                                    PhaseTimes& times) {
+  const SolvedIslands solved = solve_islands(is_static, impulses, resting, bodies, settings, times);
+  const PhaseTimer timer(times, Phase::resting_books);
   const RestingPoints& points = resting.points;
-  world.energy.resting -= solved.work.normal;
-  world.energy.friction -= solved.work.friction;
+  RestingTotals totals(world.walls.size());
+  totals.passes = solved.passes;
+  totals.normal_work = solved.normal;
+  totals.friction_work = solved.friction;
 
   // The books, side by side in chunks of the points as they lie (in solve order): each
   // point's impulse on a wall noted chunk by chunk and then summed exactly (WallBooks), so
@@ -932,16 +954,21 @@ int rest(World& world, const std::vector<bool>& is_static, RestingImpulses& impu
       else impulses.set_at(p.stored, frame.to_world(p.held).cast<float>());
     }
   std::vector<std::uint32_t> added;
-  WallBooks walls(world.walls.size());
   for (std::size_t c = 0; c < chunks; ++c) {
-    for (const OnWall& on : chunk_on_walls[c]) walls.add(on.wall, world.walls[on.wall].velocity, on.impulse);
+    for (const OnWall& on : chunk_on_walls[c]) totals.walls.add(on.wall, world.walls[on.wall].velocity, on.impulse);
     added.insert(added.end(), chunk_added[c].begin(), chunk_added[c].end());
   }
-  walls.book(world.energy, report.wall_impulse);
   impulses.update(
       added.size(), [&](std::size_t j) { return resting.key(points[added[j]]); },
       [&](std::size_t j) { return resting.impulse(points[added[j]]); });
-  return solved.passes;
+  return totals;
+}
+
+int rest(World& world, const std::vector<bool>& is_static, RestingImpulses& impulses, RestingContacts& resting,
+         RestingBodies& bodies, const RestingSettings& settings, StepReport& report) {
+  const RestingTotals totals = solve_resting_islands(world, is_static, impulses, resting, bodies, settings, report.times);
+  totals.book(world, report);
+  return totals.passes;
 }
 
 }  // namespace scree::solver

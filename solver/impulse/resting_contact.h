@@ -13,8 +13,10 @@
 #include <vector>
 
 #include "solver/contacts/contact_finding.h"
+#include "solver/exact_sum.h"
 #include "solver/resting_impulses.h"
 #include "solver/step.h"
+#include "solver/wall_books.h"
 #include "solver/world.h"
 
 namespace scree::solver {
@@ -192,6 +194,10 @@ struct RestingSettings {
   // largest_reach()): a big island's tiles are cells as wide as the farthest touching pair
   // of the sweep, this wide where no two grains touch; infinite, one tile.
   double largest_reach = std::numeric_limits<double>::infinity();
+  // m: the farthest touching pair of the sweep's islands apart in x or y (tiles.h,
+  // farthest_touching()), when ranks share the islands and each holds some; below 0, measured
+  // on the islands rest() is given.
+  double touching_reach = -1;
 };
 
 // Resting contact (seed 000 §4.1 against walls; scree also between grains, below): velocities
@@ -231,5 +237,23 @@ struct RestingSettings {
 // Returns the most passes an island took.
 int rest(World& world, const std::vector<bool>& is_static, RestingImpulses& impulses, RestingContacts& resting,
          RestingBodies& bodies, const RestingSettings& settings, StepReport& report);
+
+// What rest() books, summed exactly, so that the islands solved on several ranks add up to the
+// same bits (docs/parallel.md): the work of the normal and friction impulses on the
+// velocities, and the walls' work and impulses.
+struct RestingTotals {
+  explicit RestingTotals(std::size_t walls) : walls(walls) {}
+  int passes = 0;  // the most an island took
+  ExactSum normal_work, friction_work;
+  WallBooks walls;
+
+  void sum_across(const Ranks& ranks);  // every rank's totals, on every rank
+  void book(World& world, StepReport& report) const;
+};
+
+// rest() up to its books: the same solve, its totals returned rather than booked.
+RestingTotals solve_resting_islands(const World& world, const std::vector<bool>& is_static, RestingImpulses& impulses,
+                                    RestingContacts& resting, RestingBodies& bodies, const RestingSettings& settings,
+                                    PhaseTimes& times);
 
 }  // namespace scree::solver

@@ -15,13 +15,15 @@ std::uint32_t Tiling::first(int phase) const {
 
 double largest_reach(double largest_radius, double margin) { return 2 * largest_radius + margin; }
 
-double tile_width(const std::vector<std::pair<std::uint32_t, std::uint32_t>>& unit_bodies, const std::vector<bool>& is_static,
-                  const std::vector<RigidBody>& posed, double largest_reach) {
+double farthest_touching(const std::vector<std::pair<std::uint32_t, std::uint32_t>>& unit_bodies,
+                         const std::vector<bool>& is_static, const std::vector<RigidBody>& posed) {
   double reach = 0;
   for (const auto& [a, b] : unit_bodies)
     if (!is_static[b]) reach = std::max(reach, (posed[a].position - posed[b].position).head<2>().cwiseAbs().maxCoeff());
-  return (reach > 0 ? reach : largest_reach) * (1 + 1e-9);
+  return reach;
 }
+
+double tile_width(double farthest, double largest_reach) { return (farthest > 0 ? farthest : largest_reach) * (1 + 1e-9); }
 
 Tiling tile_units(const std::vector<std::pair<std::uint32_t, std::uint32_t>>& unit_bodies, const std::vector<bool>& is_static,
                   const std::vector<RigidBody>& posed, double width) {

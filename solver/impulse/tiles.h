@@ -31,14 +31,19 @@ struct Tiling {
 // largest bounding radii (`largest_radius` twice) and the contact search's `margin`.
 double largest_reach(double largest_radius, double margin);
 
-// The width of the tiles' cells for units between bodies A (a grain) and B (`unit_bodies`) at
-// the places `posed`: wider than the farthest two touching grains' centroids lie apart in x or
-// y, by far more than round-off, so that two grains that far apart never land two cells apart;
-// `largest_reach` where no two grains touch. As wide as that and no wider: on the 1000- and
-// 4000-grain heaps, cells as wide as `largest_reach` made the passes 7–13 % slower
-// (docs/benchmarks.md, "Issue 28: the first pass").
-double tile_width(const std::vector<std::pair<std::uint32_t, std::uint32_t>>& unit_bodies, const std::vector<bool>& is_static,
-                  const std::vector<RigidBody>& posed, double largest_reach);
+// How far apart in x or y the centroids of the farthest touching grains of units between
+// bodies A (a grain) and B (`unit_bodies`) lie at the places `posed`; 0 where no two grains
+// touch. A maximum, so that ranks holding some of the units each measure theirs and take the
+// largest (docs/parallel.md).
+double farthest_touching(const std::vector<std::pair<std::uint32_t, std::uint32_t>>& unit_bodies,
+                         const std::vector<bool>& is_static, const std::vector<RigidBody>& posed);
+
+// The width of the tiles' cells: wider than the farthest touching grains' centroids lie apart
+// in x or y (`farthest`), by far more than round-off, so that two grains that far apart never
+// land two cells apart; `largest_reach` where no two grains touch. As wide as that and no
+// wider: on the 1000- and 4000-grain heaps, cells as wide as `largest_reach` made the passes
+// 7–13 % slower (docs/benchmarks.md, "Issue 28: the first pass").
+double tile_width(double farthest, double largest_reach);
 
 // The tiles of units between bodies A (a grain) and B (`unit_bodies`), at the bodies' places
 // `posed` (`is_static` by body: a static B has no place and joins A's cell), on the grid of

@@ -111,12 +111,14 @@ TEST(Tiles, CellsAreAsWideAsTheFarthestTouchingPair) {
     if (!h.is_static[b]) farthest = std::max(farthest, (h.bodies[a].position - h.bodies[b].position).head<2>().cwiseAbs().maxCoeff());
   ASSERT_GT(farthest, 1.5);
   ASSERT_LT(farthest, 2.0);
-  EXPECT_EQ(tile_width(h.units, h.is_static, h.bodies, 5.0), farthest * (1 + 1e-9));
+  EXPECT_EQ(farthest_touching(h.units, h.is_static, h.bodies), farthest);
+  EXPECT_EQ(tile_width(farthest_touching(h.units, h.is_static, h.bodies), 5.0), farthest * (1 + 1e-9));
   Units on_the_floor;
   for (const auto& unit : h.units)
     if (h.is_static[unit.second]) on_the_floor.push_back(unit);
   ASSERT_FALSE(on_the_floor.empty());
-  EXPECT_EQ(tile_width(on_the_floor, h.is_static, h.bodies, 5.0), 5.0 * (1 + 1e-9));
+  EXPECT_EQ(farthest_touching(on_the_floor, h.is_static, h.bodies), 0.0);
+  EXPECT_EQ(tile_width(farthest_touching(on_the_floor, h.is_static, h.bodies), 5.0), 5.0 * (1 + 1e-9));
   EXPECT_EQ(largest_reach(1.0, 1e-3), 2.001);
 }
 

@@ -1,0 +1,28 @@
+#pragma once
+// A sweep's resting contact when ranks share the grains (docs/parallel.md, "The step across
+// ranks", resting contact): the resting faces' islands named by label propagation over the
+// halo (island_labels.h), each island solved by the rank that owns its least id, from the
+// faces, points and bodies the ranks that found them send it and the last impulses (the warm
+// start) their grains' owners send it, by the same rest() as one process and in its order;
+// then the bodies' velocities and corrections sent back, on to their owners and the halo, and
+// each point's impulse to the owner of its grain A, whose store keeps it.
+#include <vector>
+
+#include "solver/impulse/resting_contact.h"
+#include "solver/ranks/communicator.h"
+#include "solver/ranks/share_grains.h"
+
+namespace scree::solver {
+
+// Every rank calls it with the resting contacts it built of its part of the search (faces in
+// the order found, each with its points, not in solve order), `impulses` its store (whose
+// entries of grains it owns are the ones that count), `bodies` on its world's posed bodies and
+// corrections (the halo's as their owners' bit for bit), `owned` and `halo` as share_grains()
+// left them. Afterwards every held grain's velocities and corrections, and the owned grains'
+// impulses, are what one process's rest() over all the faces gives; returns every rank's
+// totals, on every rank.
+RestingTotals rest_across_ranks(const World& world, const std::vector<bool>& is_static, RestingImpulses& impulses,
+                                const RestingContacts& resting, RestingBodies& bodies, const std::vector<char>& owned,
+                                const Halo& halo, const Ranks& ranks, RestingSettings settings, PhaseTimes& times);
+
+}  // namespace scree::solver

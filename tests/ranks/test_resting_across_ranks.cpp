@@ -1,0 +1,148 @@
+// Resting contact when ranks share the grains (solver/ranks/resting_across_ranks.h), on 1, 2,
+// 3 and 4 ranks: a stack of boxes settling on a floor (one island of thousands of points, cut
+// into tiles) and a box alone on the floor (an island of its own), two sweeps warm started from
+// a sweep before them: every grain's velocities and corrections, every owned grain's stored
+// impulses and the books, bit for bit as one process's rest() gives them.
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "ranks/box_stack.h"
+#include "solver/impulse/resting_contact.h"
+#include "solver/ranks/resting_across_ranks.h"
+
+namespace scree::solver {
+namespace {
+
+constexpr double dt = 1e-3, margin = 1e-6;
+
+World boxes() {
+  World w = stack();
+  w.laws = {ContactLaw{0.6, 0}};
+  w.add_grain(5000, 0, 0, 2650, 1, Vec3(10, 0, 0.1 - 2e-4), w.bodies[0].orientation);
+  for (std::size_t i = 0; i < w.grain_count(); ++i) w.bodies[i].velocity = Vec3(0, 0, -9.81 * dt);
+  return w;
+}
+
+std::vector<bool> statics(const World& w) {
+  std::vector<bool> is_static(w.bodies.size(), false);
+  std::fill(is_static.begin() + std::ptrdiff_t(w.grain_count()), is_static.end(), true);
+  return is_static;
+}
+
+RestingSettings settings() {
+  RestingSettings s{1, 1e-4 * 9.81 * dt, 0.1 * 9.81 * dt, 300, true, 1, 5, Vec3(0, 0, -1), 3 * 9.81 * dt};
+  s.largest_reach = 0.6;
+  return s;
+}
+
+// The booked totals, as doubles.
+struct Booked {
+  double resting, friction, wall_work;
+  std::vector<Vec3> wall_impulse;
+  int passes;
+  bool operator==(const Booked&) const = default;
+};
+
+void PrintTo(const Booked& b, std::ostream* os) {
+  *os << std::hexfloat << "resting " << b.resting << ", friction " << b.friction << ", wall work " << b.wall_work << ", passes "
+      << b.passes;
+}
+
+Booked booked(const RestingTotals& totals, std::size_t walls) {
+  World w;
+  StepReport report;
+  report.wall_impulse.assign(walls, Vec3::Zero());
+  totals.book(w, report);
+  return {w.energy.resting, w.energy.friction, w.energy.wall_work, report.wall_impulse, totals.passes};
+}
+
+// One sweep: the bodies posed with their corrections, contacts found (this rank's part, with
+// `share`), resting points built and solved (across the ranks, with `share`); the velocities
+// then the world's.
+Booked sweep(World& w, std::vector<RigidBody>& corrections, const SearchShare* share, const Halo* halo, const Ranks& ranks) {
+  std::vector<RigidBody> posed = w.bodies;
+  move_bodies(posed, corrections, dt);
+  RestingBodies bodies(posed, corrections);
+  const std::vector<bool> is_static = statics(w);
+  const FoundContacts found = find_contacts(w, posed, dt, margin, nullptr, 0, nullptr, &w.resting_impulses, share);
+  RestingContacts resting;
+  const std::vector<bool> collides(found.faces.size(), false);
+  build_resting_contacts(w, found.faces, found.points, collides, bodies, is_static, dt, 0.6, share == nullptr, resting);
+  PhaseTimes times;
+  const RestingTotals totals =
+      share ? rest_across_ranks(w, is_static, w.resting_impulses, resting, bodies, share->owned, *halo, ranks, settings(), times)
+            : solve_resting_islands(w, is_static, w.resting_impulses, resting, bodies, settings(), times);
+  for (std::size_t i = 0; i < w.grain_count(); ++i) {
+    w.bodies[i].velocity = posed[i].velocity;
+    w.bodies[i].angular_velocity = posed[i].angular_velocity;
+  }
+  return booked(totals, w.walls.size());
+}
+
+// The store's entries by ids: (A, B or the wall, plane, node) → impulse and whether this step set it.
+using Entries = std::map<std::tuple<std::uint64_t, std::int64_t, std::int32_t, std::int32_t>, std::pair<Eigen::Vector3f, bool>>;
+
+Entries entries_of(const World& w, const std::vector<char>* owned) {
+  Entries out;
+  for (const auto& [key, impulse] : w.resting_impulses) {
+    if (owned && !(*owned)[key.a]) continue;
+    const std::int64_t b = key.b < w.grain_count() ? std::int64_t(w.id[key.b]) : -1 - std::int64_t(key.b - w.grain_count());
+    out[{w.id[key.a], b, key.plane, key.node}] = {impulse, w.resting_impulses.find(key).this_step};
+  }
+  return out;
+}
+
+TEST(RestingAcrossRanks, TwoSweepsOfAStackAndABoxAloneSolveAsOnOneProcess) {
+  const Ranks ranks = Ranks::world();
+  // One process: a sweep that fills the store, the step ended, then two sweeps.
+  World whole = boxes();
+  std::vector<RigidBody> corrections = no_corrections(whole);
+  sweep(whole, corrections, nullptr, nullptr, ranks);
+  whole.resting_impulses.keep_this_step();
+  const World start = whole;
+  corrections = no_corrections(whole);
+  const Booked expected_first = sweep(whole, corrections, nullptr, nullptr, ranks);
+  const Booked expected_second = sweep(whole, corrections, nullptr, nullptr, ranks);
+  EXPECT_GT(expected_second.passes, 3);
+  EXPECT_GT(whole.resting_impulses.size(), 2000u);
+
+  // The ranks, from the same start: each its region's grains and halo, with their impulses.
+  std::vector<Vec3> places;
+  for (std::size_t i = 0; i < start.grain_count(); ++i) places.push_back(start.bodies[i].position);
+  const Decomposition regions = Decomposition::bisection(places, std::vector<std::int64_t>(places.size(), 1), ranks.size());
+  // Every rank starts with the whole, owning every ranks-th grain (with its impulses).
+  World mine = start;
+  std::vector<char> owned(mine.grain_count(), 0);
+  for (std::size_t i = std::size_t(ranks.rank()); i < start.grain_count(); i += std::size_t(ranks.size())) owned[i] = 1;
+  const Halo halo = share_grains(mine, owned, regions, 2 * 0.6 + 0.05, ranks);
+  const SearchShare share{regions, ranks.rank(), owned};
+  std::vector<RigidBody> mine_corrections = no_corrections(mine);
+  EXPECT_EQ(sweep(mine, mine_corrections, &share, &halo, ranks), expected_first);
+  EXPECT_EQ(sweep(mine, mine_corrections, &share, &halo, ranks), expected_second);
+
+  std::map<std::uint64_t, std::uint32_t> index;
+  for (std::uint32_t i = 0; i < whole.grain_count(); ++i) index[whole.id[i]] = i;
+  for (std::uint32_t i = 0; i < mine.grain_count(); ++i) {
+    const std::uint32_t j = index.at(mine.id[i]);
+    EXPECT_EQ(mine.bodies[i].velocity, whole.bodies[j].velocity) << "grain " << mine.id[i];
+    EXPECT_EQ(mine.bodies[i].angular_velocity, whole.bodies[j].angular_velocity) << "grain " << mine.id[i];
+    EXPECT_EQ(mine_corrections[i].velocity, corrections[j].velocity) << "grain " << mine.id[i];
+    EXPECT_EQ(mine_corrections[i].angular_velocity, corrections[j].angular_velocity) << "grain " << mine.id[i];
+  }
+  const Entries got = entries_of(mine, &owned), all = entries_of(whole, nullptr);
+  std::size_t compared = 0;
+  for (const auto& [key, value] : all)
+    if (std::binary_search(mine.id.begin(), mine.id.end(), std::get<0>(key)) &&
+        owned[std::size_t(std::lower_bound(mine.id.begin(), mine.id.end(), std::get<0>(key)) - mine.id.begin())]) {
+      ++compared;
+      const auto it = got.find(key);
+      ASSERT_NE(it, got.end()) << "grain " << std::get<0>(key);
+      EXPECT_EQ(it->second.first, value.first) << "grain " << std::get<0>(key);
+      EXPECT_EQ(it->second.second, value.second) << "grain " << std::get<0>(key);
+    }
+  EXPECT_EQ(compared, got.size());
+}
+
+}  // namespace
+}  // namespace scree::solver
