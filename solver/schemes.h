@@ -13,8 +13,9 @@
 
 namespace scree::solver {
 
+// With a RankShare, this rank's part of the phase the ranks take together (docs/parallel.md).
 using SolveContacts = void (*)(World& world, const StepSettings& settings, std::vector<RigidBody>& corrections,
-                               StepReport& report);
+                               StepReport& report, RankShare* share);
 
 struct ContactScheme {
   formats::SchemeType type;

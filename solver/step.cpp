@@ -3,6 +3,7 @@
 #include <optional>
 
 #include "solver/exact_sum.h"
+#include "solver/ranks/rank_share.h"
 #include "solver/schemes.h"
 
 namespace scree::solver {
@@ -21,18 +22,30 @@ std::string_view phase_name(Phase phase) {
   return "?";
 }
 
-KineticEnergies apply_external_forces(World& world, const StepSettings& settings) {
+namespace {
+
+// The kinetic and potential energy of the world's grains, with `share` of every rank's.
+double kinetic(const World& world, const RankShare* share) {
+  return share ? share->total(kinetic_energy_part(world, &share->owned)) : kinetic_energy(world);
+}
+double potential(const World& world, const Vec3& gravity, const RankShare* share) {
+  return share ? share->total(potential_energy_part(world, gravity, &share->owned)) : potential_energy(world, gravity);
+}
+
+}  // namespace
+
+KineticEnergies apply_external_forces(World& world, const StepSettings& settings, const RankShare* share) {
   const double dt = settings.time_step;
   const std::size_t n = world.grain_count();
-  const double kinetic_start = kinetic_energy(world);
+  const double kinetic_start = kinetic(world, share);
   for (std::size_t i = 0; i < n; ++i) world.bodies[i].velocity += settings.gravity * dt;
-  const double kinetic_kicked = kinetic_energy(world);
+  const double kinetic_kicked = kinetic(world, share);
   const double keep = 1 - settings.global_damping * dt;
   for (std::size_t i = 0; i < n; ++i) {
     world.bodies[i].velocity *= keep;
     world.bodies[i].angular_velocity *= keep;
   }
-  world.energy.damping += kinetic_kicked - kinetic_energy(world);
+  world.energy.damping += kinetic_kicked - kinetic(world, share);
   return {kinetic_start, kinetic_kicked};
 }
 
@@ -50,36 +63,38 @@ void move_bodies(std::vector<RigidBody>& bodies, const std::vector<RigidBody>& c
 }
 
 void integrate_positions(World& world, const std::vector<RigidBody>& corrections, const StepSettings& settings,
-                         const KineticEnergies& kinetic, StepReport& report) {
+                         const KineticEnergies& kinetic, StepReport& report, const RankShare* share) {
   const double dt = settings.time_step;
   const std::size_t n = world.grain_count();
   const double kinetic_start = kinetic.before, kinetic_kicked = kinetic.after_gravity;
   // Symplectic Euler: positions move with the new velocities (seed 000 eqs. 40–43), and the
   // corrections; what the corrections lift is booked with resting contact.
-  const double potential_start = potential_energy(world, settings.gravity);
+  const double potential_start = potential(world, settings.gravity, share);
   ExactSum lifted;  // exactly, as the sums over grains that ranks share (docs/parallel.md)
-  for (std::size_t i = 0; i < n; ++i) lifted -= settings.gravity.dot(corrections[i].velocity) * dt / world.bodies[i].inverse_mass;
-  const double corrected = lifted.value();
+  for (std::size_t i = 0; i < n; ++i)
+    if (!share || share->owned[i]) lifted -= settings.gravity.dot(corrections[i].velocity) * dt / world.bodies[i].inverse_mass;
+  const double corrected = share ? share->total(lifted) : lifted.value();
   move_bodies(world.bodies, corrections, dt);
   world.energy.resting -= corrected;
   for (Wall& w : world.walls) w.place(world.time + dt);
   world.energy.integration +=
-      (kinetic_kicked - kinetic_start) + potential_energy(world, settings.gravity) - potential_start - corrected;
-  report.courant = courant_number(world, dt);
+      (kinetic_kicked - kinetic_start) + potential(world, settings.gravity, share) - potential_start - corrected;
+  report.courant = share ? share->ranks.max(courant_number(world, dt)) : courant_number(world, dt);
   world.time += dt;
   ++world.step;
 }
 
-StepReport advance(World& world, const StepSettings& settings) {
+StepReport advance(World& world, const StepSettings& settings, RankShare* share) {
   StepReport report;
   report.wall_impulse.assign(world.walls.size(), Vec3::Zero());
   std::optional<PhaseTimer> timer(std::in_place, report.times, Phase::forces);
-  const KineticEnergies kinetic = apply_external_forces(world, settings);
+  const KineticEnergies kinetic = apply_external_forces(world, settings, share);
   std::vector<RigidBody> corrections = no_corrections(world);
   timer.reset();
-  contact_scheme(settings.scheme).solve(world, settings, corrections, report);
+  contact_scheme(settings.scheme).solve(world, settings, corrections, report, share);
   timer.emplace(report.times, Phase::motion);
-  integrate_positions(world, corrections, settings, kinetic, report);
+  integrate_positions(world, corrections, settings, kinetic, report, share);
+  if (share) share->keep_up(world);
   return report;
 }
 

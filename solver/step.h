@@ -21,6 +21,8 @@
 
 namespace scree::solver {
 
+struct RankShare;  // solver/ranks/rank_share.h
+
 // The impulse scheme's settings (the case's scheme.impulse).
 struct ImpulseSettings {
   EnergyTrackingSettings collisions;
@@ -66,11 +68,12 @@ struct StepReport {
 };
 
 // Phase 1: gravity, then global damping (seed 000 eqs. 47–48), on every grain; the damping's
-// loss goes to the books. Returns the grains' kinetic energy before and after gravity.
+// loss goes to the books. Returns the grains' kinetic energy before and after gravity (with
+// `share`, of every rank's grains).
 struct KineticEnergies {
   double before, after_gravity;
 };
-KineticEnergies apply_external_forces(World& world, const StepSettings& settings);
+KineticEnergies apply_external_forces(World& world, const StepSettings& settings, const RankShare* share = nullptr);
 
 // Position corrections for a step: one per body, with its mass and inertia and no motion; a
 // scheme gives them velocities that act in this step only (resting contact's push out).
@@ -83,9 +86,12 @@ void move_bodies(std::vector<RigidBody>& bodies, const std::vector<RigidBody>& c
 // to where they are at the step's end; the books take what gravity's kick and the corrections
 // added; time and step advance.
 void integrate_positions(World& world, const std::vector<RigidBody>& corrections, const StepSettings& settings,
-                         const KineticEnergies& kinetic, StepReport& report);
+                         const KineticEnergies& kinetic, StepReport& report, const RankShare* share = nullptr);
 
-// One time step: the phases above, in order.
-StepReport advance(World& world, const StepSettings& settings);
+// One time step: the phases above, in order. With `share`, this rank's part of a step the
+// ranks take together (docs/parallel.md): its world holds its own grains and its halo, every
+// rank's books and report come out the same, and the grains are handed over again as they
+// travel (RankShare::keep_up).
+StepReport advance(World& world, const StepSettings& settings, RankShare* share = nullptr);
 
 }  // namespace scree::solver

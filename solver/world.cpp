@@ -111,20 +111,26 @@ std::uint32_t World::body_material(std::uint32_t body) const {
 
 // Summed exactly, so that ranks holding some of the grains each add up to the same total
 // (docs/parallel.md, "The same bits").
-double kinetic_energy(const World& world) {
+ExactSum kinetic_energy_part(const World& world, const std::vector<char>* owned) {
   ExactSum sum;
-  for (std::size_t i = 0; i < world.grain_count(); ++i) sum += world.bodies[i].kinetic_energy();
-  return sum.value();
+  for (std::size_t i = 0; i < world.grain_count(); ++i)
+    if (!owned || (*owned)[i]) sum += world.bodies[i].kinetic_energy();
+  return sum;
 }
 
-double potential_energy(const World& world, const Vec3& gravity) {
+ExactSum potential_energy_part(const World& world, const Vec3& gravity, const std::vector<char>* owned) {
   ExactSum sum;
   for (std::size_t i = 0; i < world.grain_count(); ++i) {
+    if (owned && !(*owned)[i]) continue;
     const RigidBody& b = world.bodies[i];
     sum -= gravity.dot(b.position) / b.inverse_mass;
   }
-  return sum.value();
+  return sum;
 }
+
+double kinetic_energy(const World& world) { return kinetic_energy_part(world, nullptr).value(); }
+
+double potential_energy(const World& world, const Vec3& gravity) { return potential_energy_part(world, gravity, nullptr).value(); }
 
 double courant_number(const World& world, double dt) {
   double largest = 0;

@@ -13,6 +13,7 @@
 #include "geometry/terrain_field.h"
 #include "solver/contacts/broad_phase.h"
 #include "solver/contacts/narrow_phase.h"
+#include "solver/exact_sum.h"
 #include "solver/resting_impulses.h"
 #include "solver/rigid_body.h"
 
@@ -115,6 +116,10 @@ struct World {
 
 double kinetic_energy(const World& world);
 double potential_energy(const World& world, const Vec3& gravity);  // −Σ m g·x
+// The same sums over the grains `owned` marks (all when null), exactly: a rank's part of the
+// sum the ranks add up (solver/ranks/rank_share.h).
+ExactSum kinetic_energy_part(const World& world, const std::vector<char>* owned);
+ExactSum potential_energy_part(const World& world, const Vec3& gravity, const std::vector<char>* owned);
 
 // The largest distance a grain moves in `dt`, over its smallest half-extent: the Courant
 // number the time step is chosen by (seed 000 §3.4: the step is limited by penetration only).

@@ -8,6 +8,9 @@
 #include "solver/impulse/resting_contact.h"
 #include "solver/impulse/tiles.h"
 #include "solver/parallel_loops.h"
+#include "solver/ranks/collisions_across_ranks.h"
+#include "solver/ranks/rank_share.h"
+#include "solver/ranks/resting_across_ranks.h"
 
 namespace scree::solver {
 
@@ -27,14 +30,23 @@ struct SweepContacts {
 // here: the resting solve after it holds a step's peak of memory, and they are no part of it
 // (docs/benchmarks.md, "The eighth pass"). A sweep that collides nothing and finds no support
 // point deeper than `done_depth` ends the step, and builds no resting points.
+// With `share`, this rank's part: its share of the search, the collisions' islands resolved
+// across the ranks, and what ends the sweep judged on what every rank found.
 SweepContacts collide_and_gather(World& world, const ImpulseSettings& settings, double dt, double skin,
                                  double largest_reach, double resting_speed, bool closing, double done_depth,
                                  const std::vector<bool>& is_static, std::vector<RigidBody>& posed, const RestingBodies& resting_bodies,
-                                 const RestingImpulses& impulses, RestingContacts& resting, StepReport& report) {
+                                 const RestingImpulses& impulses, RestingContacts& resting, StepReport& report,
+                                 const RankShare* share) {
   std::optional<PhaseTimer> timer(std::in_place, report.times, Phase::contact_search);
-  FoundContacts found =
-      find_contacts(world, posed, dt, resting_speed * dt, &world.neighbours, skin, &world.near_nodes, &impulses);
+  const std::optional<SearchShare> search = share ? std::optional(share->search()) : std::nullopt;
+  FoundContacts found = find_contacts(world, posed, dt, resting_speed * dt, &world.neighbours, skin, &world.near_nodes, &impulses,
+                                      search ? &*search : nullptr);
   report.contacts = found.contacts.size();
+  if (share) {
+    std::int64_t contacts = std::int64_t(report.contacts);
+    share->ranks.sum(std::span(&contacts, 1));
+    report.contacts = std::size_t(contacts);
+  }
   timer.emplace(report.times, Phase::collisions);
 
   // Collisions: contacts approaching faster than the resting speed, resolved by the energy
@@ -45,7 +57,7 @@ SweepContacts collide_and_gather(World& world, const ImpulseSettings& settings, 
   // nothing a user could see.
   // The colliding contacts are kept apart, and the others (in a heap, nearly all) go before
   // the resting points are built beside the faces (docs/benchmarks.md, "The eighth pass").
-    std::vector<Contact> colliding;
+  std::vector<Contact> colliding;
   std::vector<bool> face_collides(found.faces.size(), false);
   if (!closing) {  // the last sweep collides nothing
     // Each contact judged side by side, then the few that collide taken in order (the same
@@ -64,34 +76,45 @@ SweepContacts collide_and_gather(World& world, const ImpulseSettings& settings, 
     }
   }
   found.contacts = std::vector<Contact>();  // `= {}` would keep the capacity
+  // Whether any rank's contacts collide.
+  const bool collided = share ? share->ranks.max(colliding.empty() ? 0.0 : 1.0) > 0 : !colliding.empty();
   // A settled heap's every step ends with such a sweep, and building its points took a fifth
   // of the resting points' time (docs/benchmarks.md, "The twentieth pass").
-  if (colliding.empty()) {
+  if (!collided) {
     double deepest = 0;
 #pragma omp parallel for schedule(static) reduction(max : deepest) if (found.points.size() >= smallest_parallel_loop)
     for (std::size_t k = 0; k < found.points.size(); ++k) deepest = std::max(deepest, found.points[k].depth);
+    if (share) deepest = share->ranks.max(deepest);
     if (deepest <= done_depth) return {false, deepest};
   }
   timer.emplace(report.times, Phase::resting_setup);
   // The faces (numbered as found) and the resting points of those that do not collide: in
-  // the order the resting solve takes them when nothing collides, else face after face (the
-  // collisions may strike some faces' points off, below).
-  const double deepest = build_resting_contacts(world, found.faces, found.points, face_collides, resting_bodies, is_static, dt,
-                                                largest_reach, colliding.empty(), resting);
+  // the order the resting solve takes them when nothing collides on one rank, else face after
+  // face (the collisions may strike some faces' points off, below; the ranks' solvers order
+  // their islands' points).
+  double deepest = build_resting_contacts(world, found.faces, found.points, face_collides, resting_bodies, is_static, dt,
+                                          largest_reach, !collided && !share, resting);
+  if (share) deepest = share->ranks.max(deepest);
   timer.emplace(report.times, Phase::collisions);
   std::vector<double> approach_before;  // only needed when something collides
-  if (!colliding.empty())
+  if (collided)
     for (const RestingPoint& r : resting.points) approach_before.push_back(resting.normal_velocity(r, posed));
-  std::vector<CollidingContact> collisions;
-  for (const Contact& c : colliding) {
-    const ContactLaw& law = world.law(world.material[c.a], world.body_material(c.b));
-    collisions.push_back({{c.a, c.b, c.point, c.normal, law.friction, law.restitution}, c.wall});
+  if (share) {
+    resolve_collisions_across_ranks(world, posed, colliding, is_static, share->owned, share->halo, share->ranks,
+                                    settings.collisions)
+        .book(world, report);
+  } else {
+    std::vector<CollidingContact> collisions;
+    for (const Contact& c : colliding) {
+      const ContactLaw& law = world.law(world.material[c.a], world.body_material(c.b));
+      collisions.push_back({{c.a, c.b, c.point, c.normal, law.friction, law.restitution}, c.wall});
+    }
+    resolve_collision_islands(posed, collisions, is_static, world.walls, settings.collisions).book(world, report);
   }
-  resolve_collision_islands(posed, collisions, is_static, world.walls, settings.collisions).book(world, report);
   // A face the collisions have just driven together faster than the resting speed (the
   // next ball of a row struck by the first) collides in the next sweep: resting contact
   // would stop it inelastically, and an elastic row would lose energy.
-  if (!colliding.empty()) {
+  if (collided) {
     std::vector<bool> struck(found.faces.size(), false);
     RestingPoints& points = resting.points;
     for (std::size_t k = 0; k < points.size(); ++k) {
@@ -103,12 +126,13 @@ SweepContacts collide_and_gather(World& world, const ImpulseSettings& settings, 
       if (!struck[points[k].face]) points[kept++] = points[k];
     points.erase(points.begin() + std::ptrdiff_t(kept), points.end());
   }
-  return {!colliding.empty(), deepest};
+  return {collided, deepest};
 }
 
 }  // namespace
 
-void solve_by_impulses(World& world, const StepSettings& settings, std::vector<RigidBody>& corrections, StepReport& report) {
+void solve_by_impulses(World& world, const StepSettings& settings, std::vector<RigidBody>& corrections, StepReport& report,
+                       RankShare* share) {
   const double dt = settings.time_step;
   const std::size_t n = world.grain_count();
   const double resting_speed =
@@ -126,6 +150,7 @@ void solve_by_impulses(World& world, const StepSettings& settings, std::vector<R
     largest_radius = std::max(largest_radius, radius);
   }
   skin *= n > 0 ? 0.5 / double(n) : 0;
+  if (share) largest_radius = share->ranks.max(largest_radius);  // the skin serves this rank's cache alone
 
   // A sweep ends the step when no support point is deeper than a hundredth of one step's fall
   // (below). Gaps under a tenth of it count as touching: a gap left by the last step's
@@ -167,11 +192,13 @@ void solve_by_impulses(World& world, const StepSettings& settings, std::vector<R
     const bool closing = sweeps > 1 && sweep + 1 == sweeps;
     const SweepContacts met =
         collide_and_gather(world, settings.impulse, dt, skin, resting_settings.largest_reach, resting_speed, closing,
-                           sweep > 0 ? tolerated_depth : -1.0, is_static, posed, resting_bodies, impulses, resting, report);
+                           sweep > 0 ? tolerated_depth : -1.0, is_static, posed, resting_bodies, impulses, resting, report,
+                           share);
     // Done when nothing collides and the step ends with resting contacts touching, to a
     // hundredth of what one step of gravity would move. The first sweep always solves: its
     // warm start is what holds a heap still.
-    if (!met.collided && (resting.points.empty() || (sweep > 0 && met.deepest <= tolerated_depth))) break;
+    const bool resting_points = share ? share->ranks.max(resting.points.empty() ? 0.0 : 1.0) > 0 : !resting.points.empty();
+    if (!met.collided && (!resting_points || (sweep > 0 && met.deepest <= tolerated_depth))) break;
     report.sweeps = sweep + 1;
 
     // A later sweep starts from what the earlier ones applied: the load has travelled along
@@ -182,8 +209,14 @@ void solve_by_impulses(World& world, const StepSettings& settings, std::vector<R
     // first's passes (the thirteenth pass).
     RestingSettings this_sweep = resting_settings;
     if (sweep > 0) this_sweep.passes_per_layer = (resting_settings.passes_per_layer + 1) / 2;
-    report.passes = std::max(report.passes, rest(world, is_static, impulses, resting,
-                                                 resting_bodies, this_sweep, report));
+    if (share) {
+      const RestingTotals totals = rest_across_ranks(world, is_static, impulses, resting, resting_bodies, share->owned,
+                                                     share->halo, share->ranks, this_sweep, report.times);
+      totals.book(world, report);
+      report.passes = std::max(report.passes, totals.passes);
+    } else {
+      report.passes = std::max(report.passes, rest(world, is_static, impulses, resting, resting_bodies, this_sweep, report));
+    }
     for (std::size_t i = 0; i < n; ++i) {
       world.bodies[i].velocity = posed[i].velocity;
       world.bodies[i].angular_velocity = posed[i].angular_velocity;

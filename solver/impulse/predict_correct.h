@@ -14,7 +14,11 @@
 
 namespace scree::solver {
 
+// With `share`, this rank's part of the sweeps the ranks take together: the contact search
+// shared (SearchShare), the collisions' and the resting contacts' islands each solved by one
+// rank (collisions_across_ranks.h, resting_across_ranks.h), every decision that ends a sweep
+// or the step taken on what all ranks found (docs/parallel.md).
 void solve_by_impulses(World& world, const StepSettings& settings, std::vector<RigidBody>& corrections,
-                       StepReport& report);
+                       StepReport& report, RankShare* share = nullptr);
 
 }  // namespace scree::solver

@@ -1,0 +1,46 @@
+#pragma once
+// A world's place among the ranks that share a run (docs/parallel.md, "The step across ranks"):
+// the regions, which of the world's grains this rank owns, and the halo it shares with its
+// neighbours; the grains handed over again as they travel. A step given one (step.h) shares
+// its work among the ranks, each rank's world holding its own grains and its halo, and ends
+// with the bits one process's step gives.
+#include <vector>
+
+#include "solver/contacts/contact_finding.h"
+#include "solver/exact_sum.h"
+#include "solver/ranks/communicator.h"
+#include "solver/ranks/decomposition.h"
+#include "solver/ranks/share_grains.h"
+#include "solver/world.h"
+
+namespace scree::solver {
+
+struct RankShare {
+  Ranks ranks;
+  Decomposition regions;
+  // How far two grains' centroids can lie apart when they touch (tiles.h, largest_reach()),
+  // and how far a grain may move between hand-overs before it goes again (twice what a grain
+  // may move, as two may move towards each other): the halo is reach + skin deep, so that the
+  // rank that searches a pair (SearchShare) holds both grains, and the owner of a grain holds
+  // every grain it touches.
+  double reach = 0, skin = 0;
+  std::vector<char> owned;  // by grain of the world
+  Halo halo;
+  std::vector<Vec3> handed_at;  // by grain: its centroid at the last hand-over
+  int hand_overs = 0;           // so far
+
+  // Every rank calls it: each rank's world (any grains, `owned` saying which it hands on, each
+  // grain owned by one rank) becomes its region's grains and halo.
+  void hand_over(World& world);
+  // After a step: hands the grains over again when one has moved half the skin since the last.
+  // Returns whether it did.
+  bool keep_up(World& world);
+
+  // The sum of every rank's `partial` (its owned grains' terms), the same bits as one sum of
+  // all the terms.
+  double total(ExactSum partial) const;
+  // This rank's part of a contact search (contact_finding.h).
+  SearchShare search() const { return {regions, ranks.rank(), owned}; }
+};
+
+}  // namespace scree::solver
