@@ -225,8 +225,8 @@ void read_walls(Map& top, Case& c) {
 }
 
 
-// One rank runs today: `auto` and [1, 1, 1] are what it does; any other grid is refused.
-void check_parallel(Map m) {
+ParallelSettings read_parallel(Map m) {
+  ParallelSettings p;
   if (m.has("ranks")) {
     YAML::Node r = m.node("ranks");
     if (!(r.IsScalar() && r.Scalar() == "auto")) {
@@ -236,12 +236,11 @@ void check_parallel(Map m) {
       for (int k = 0; k < 3; ++k)
         if (!YAML::convert<long long>::decode(r[k], n[k]) || n[k] < 1 || n[k] > 65536)
           m.fail("ranks", "expected 'auto' or a list of 3 positive integers [nx, ny, nz]");
-      if (n[0] * n[1] * n[2] != 1)
-        m.fail("ranks", "[" + std::to_string(n[0]) + ", " + std::to_string(n[1]) + ", " + std::to_string(n[2]) +
-                            "]: MPI domain decomposition is not available yet: scree-solve runs one rank (ranks: auto)");
+      p.ranks = std::array<int, 3>{int(n[0]), int(n[1]), int(n[2])};
     }
   }
   m.finish();
+  return p;
 }
 
 }  // namespace
@@ -288,7 +287,7 @@ Case read_case(const std::filesystem::path& file) {
   if (top.has("membranes")) top.fail("membranes", "flexible nets are not available yet: remove the key to run without them");
   if (top.has("domain"))
     top.fail("domain", "removing the grains that leave a box is not available yet: remove the key to keep every grain");
-  if (top.has("parallel")) check_parallel(top.map("parallel"));
+  if (top.has("parallel")) c.parallel = read_parallel(top.map("parallel"));
   top.finish();
   return c;
 }

@@ -115,6 +115,14 @@ struct Wall {
   bool operator==(const Wall&) const = default;
 };
 
+// How a run on several MPI ranks shares space among them (docs/parallel.md): a grid of
+// nx × ny × nz regions over the grains' box, or (none: `auto`) regions cut by bisection so that
+// each holds about as many grains.
+struct ParallelSettings {
+  std::optional<std::array<int, 3>> ranks;
+  bool operator==(const ParallelSettings&) const = default;
+};
+
 struct Case {
   std::filesystem::path file;  // where it was read from
   TimeSettings time;
@@ -129,6 +137,7 @@ struct Case {
   std::filesystem::path initial_state;
   std::optional<TerrainSettings> terrain;
   std::vector<Wall> walls;
+  ParallelSettings parallel;
 
   const Material& material(const std::string& name) const;  // throws std::out_of_range
   bool operator==(const Case&) const = default;

@@ -155,6 +155,13 @@ void emit_case(CaseEmitter& e, const Case& c) {
     }
     e.out() << YAML::EndSeq;
   }
+  if (c.parallel.ranks) {
+    const std::array<int, 3>& r = *c.parallel.ranks;
+    e.begin_map("parallel");
+    e.key("ranks");
+    e.out() << YAML::Flow << YAML::BeginSeq << r[0] << r[1] << r[2] << YAML::EndSeq;
+    e.out() << YAML::EndMap;
+  }
   e.out() << YAML::EndMap;
 }
 

@@ -7,6 +7,8 @@
 #include <map>
 #include <memory>
 #include <numeric>
+#include <optional>
+#include <utility>
 #include <random>
 
 #include "formats/csv_log.h"
@@ -15,6 +17,8 @@
 #include "geometry/template_from_level_set.h"
 #include "geometry/terrain_from_level_set.h"
 #include "solver/contacts/contact_finding.h"
+#include "solver/impulse/tiles.h"
+#include "run/state_across_ranks.h"
 
 namespace scree::run {
 
@@ -46,9 +50,11 @@ constexpr std::pair<const char*, double EnergyBooks::*> books[] = {
     {"resting", &EnergyBooks::resting},         {"damping", &EnergyBooks::damping},
     {"wall_work", &EnergyBooks::wall_work},     {"integration", &EnergyBooks::integration}};
 
-formats::ContactCache contact_cache(const World& w) {
+// The resting impulses of the grains `owned` marks (all when null), by ids.
+formats::ContactCache contact_cache(const World& w, const std::vector<char>* owned) {
   formats::ContactCache cache;
   for (const auto& [key, impulse] : w.resting_impulses) {
+    if (owned && !(*owned)[key.a]) continue;
     cache.body_a.push_back(w.id[key.a]);
     if (key.b < w.grain_count())
       cache.body_b.push_back(w.id[key.b]);
@@ -139,7 +145,8 @@ double time_round_off(const formats::TimeSettings& t) { return t.automatic_step 
 double next_time_step(const Simulation& sim) {
   const formats::TimeSettings& t = sim.setup.time;
   if (!t.automatic_step) return t.step;
-  const double step = courant_time_step(sim.world, sim.settings.gravity, t.courant_limit, t.step);
+  double step = courant_time_step(sim.world, sim.settings.gravity, t.courant_limit, t.step);
+  if (sim.share) step = sim.share->ranks.min(step);
   double next_output = std::min({sim.next_log_time, sim.next_frame_time, t.duration});
   if (sim.setup.output.checkpoint_interval) next_output = std::min(next_output, sim.next_checkpoint_time);
   const double left = next_output - sim.world.time;
@@ -164,16 +171,16 @@ formats::State snapshot(const Simulation& sim, formats::StateKind kind) {
   s.georeference = sim.georeference;
   s.templates = sim.template_names;
   const World& w = sim.world;
-  s.bodies.resize(w.grain_count());
   for (std::size_t i = 0; i < w.grain_count(); ++i) {
+    if (sim.share && !sim.share->owned[i]) continue;
     const RigidBody& b = w.bodies[i];
-    s.bodies.id[i] = w.id[i];
-    s.bodies.template_index[i] = sim.world.shape[i];
-    s.bodies.scale[i] = w.scale[i];
-    s.bodies.position[i] = {b.position.x(), b.position.y(), b.position.z()};
-    s.bodies.orientation[i] = {b.orientation.w(), b.orientation.x(), b.orientation.y(), b.orientation.z()};
-    s.bodies.velocity[i] = {b.velocity.x(), b.velocity.y(), b.velocity.z()};
-    s.bodies.angular_velocity[i] = {b.angular_velocity.x(), b.angular_velocity.y(), b.angular_velocity.z()};
+    s.bodies.id.push_back(w.id[i]);
+    s.bodies.template_index.push_back(sim.world.shape[i]);
+    s.bodies.scale.push_back(w.scale[i]);
+    s.bodies.position.push_back({b.position.x(), b.position.y(), b.position.z()});
+    s.bodies.orientation.push_back({b.orientation.w(), b.orientation.x(), b.orientation.y(), b.orientation.z()});
+    s.bodies.velocity.push_back({b.velocity.x(), b.velocity.y(), b.velocity.z()});
+    s.bodies.angular_velocity.push_back({b.angular_velocity.x(), b.angular_velocity.y(), b.angular_velocity.z()});
   }
   if (kind == formats::StateKind::checkpoint) {
     formats::SolverState solver;
@@ -185,11 +192,26 @@ formats::State snapshot(const Simulation& sim, formats::StateKind kind) {
     solver.energy_books["initial_energy"] = sim.initial_energy;
     const std::vector<std::string> impulse_names = wall_impulse_names(sim.setup);
     for (std::size_t k = 0; k < impulse_names.size(); ++k) solver.energy_books[impulse_names[k]] = sim.wall_impulse[k / 3][k % 3];
-    solver.contacts = contact_cache(w);
+    solver.contacts = contact_cache(w, sim.share ? &sim.share->owned : nullptr);
     s.solver = solver;
   }
   return s;
 }
+
+namespace {
+
+// A frame or checkpoint file: of the whole world, or of every rank's grains merged by id.
+void write_snapshot(const Simulation& sim, const std::filesystem::path& file, formats::StateKind kind) {
+  formats::State s = snapshot(sim, kind);
+  if (!sim.share) return formats::write_state(file, s);
+  const formats::Bodies own = std::move(s.bodies);
+  s.bodies = formats::Bodies();
+  formats::ContactCache contacts;
+  if (s.solver) contacts = std::exchange(s.solver->contacts, formats::ContactCache());
+  write_state_across_ranks(file, s, own, contacts, sim.share->ranks);
+}
+
+}  // namespace
 
 std::vector<std::string> log_column_names(const formats::Case& setup) {
   std::vector<std::string> names{"step", "time", "kinetic", "potential", "stored"};
@@ -333,7 +355,7 @@ void advance_quietly(Simulation& sim, const std::function<void(double, double)>&
   const double half = time_round_off(sim.setup.time);
   while (sim.world.time < duration - half) {
     sim.settings.time_step = next_time_step(sim);
-    advance(sim.world, sim.settings);
+    advance(sim.world, sim.settings, sim.share.get());
     if (progress) progress(sim.world.time, duration);
   }
 }
@@ -350,20 +372,26 @@ bool run_simulation(Simulation& sim, bool restarting, const std::function<void(d
                                                  {"passes", "1"},   {"courant", "1"}};
   for (const std::string& name : wall_impulse_names(c)) units[name] = "N*s";
   for (const std::string& name : names) columns.push_back({name, units.count(name) ? units.at(name) : "J"});
-  formats::CsvLogWriter log(c.output.log, columns, restarting);
+  // Rank 0 writes the log (every rank holds the same sums).
+  std::optional<formats::CsvLogWriter> log;
+  if (!sim.share || sim.share->ranks.rank() == 0) log.emplace(c.output.log, columns, restarting);
 
   const double half = time_round_off(c.time);
   StepReport report;
   auto write_log = [&] {
     const EnergyBooks& e = w.energy;
-    const double kinetic = kinetic_energy(w), potential = potential_energy(w, sim.settings.gravity);
+    const std::vector<char>* owned = sim.share ? &sim.share->owned : nullptr;
+    ExactSum kinetic_part = kinetic_energy_part(w, owned), potential_part = potential_energy_part(w, sim.settings.gravity, owned);
+    const double kinetic = sim.share ? sim.share->total(kinetic_part) : kinetic_part.value();
+    const double potential = sim.share ? sim.share->total(potential_part) : potential_part.value();
+    if (!log) return;
     std::vector<double> row{double(w.step), w.time, kinetic, potential, 0};
     for (const auto& book : books) row.push_back(e.*book.second);
     for (double v : {kinetic + potential + e.total() - sim.initial_energy, double(report.contacts),
                      double(report.islands), double(report.increments), double(report.sweeps), double(report.passes), report.courant})
       row.push_back(v);
     for (const Vec3& impulse : sim.wall_impulse) row.insert(row.end(), impulse.data(), impulse.data() + 3);
-    log.write_row(row);
+    log->write_row(row);
   };
   auto outputs = [&] {
     if (w.time >= sim.next_log_time - half) {
@@ -371,13 +399,12 @@ bool run_simulation(Simulation& sim, bool restarting, const std::function<void(d
       sim.next_log_time += c.output.log_interval;
     }
     if (w.time >= sim.next_frame_time - half) {
-      formats::write_state(c.output.directory / frame_name(sim.next_frame_index++),
-                           snapshot(sim, formats::StateKind::frame));
+      write_snapshot(sim, c.output.directory / frame_name(sim.next_frame_index++), formats::StateKind::frame);
       sim.next_frame_time += c.output.frame_interval;
     }
     if (c.output.checkpoint_interval && w.time >= sim.next_checkpoint_time - half && w.step > 0) {
       sim.next_checkpoint_time += *c.output.checkpoint_interval;
-      formats::write_state(c.output.directory / "checkpoint.h5", snapshot(sim, formats::StateKind::checkpoint));
+      write_snapshot(sim, c.output.directory / "checkpoint.h5", formats::StateKind::checkpoint);
     }
   };
   if (!restarting) outputs();
@@ -386,7 +413,7 @@ bool run_simulation(Simulation& sim, bool restarting, const std::function<void(d
   const Clock::time_point stepping_start = Clock::now();
   while (w.time < c.time.duration - half) {
     sim.settings.time_step = next_time_step(sim);
-    report = advance(w, sim.settings);
+    report = advance(w, sim.settings, sim.share.get());
     sim.times.phases += report.times;
     ++sim.times.steps;
     for (std::size_t k = 0; k < sim.wall_impulse.size(); ++k) sim.wall_impulse[k] += report.wall_impulse[k];
@@ -395,10 +422,53 @@ bool run_simulation(Simulation& sim, bool restarting, const std::function<void(d
     sim.times.output += seconds_since(output_start);
     sim.times.stepping = seconds_since(stepping_start);
     if (progress) progress(w.time, c.time.duration);
-    if (stop_requested && stop_requested()) break;
+    // A signal to one rank stops every rank after the same step.
+    const bool stop = stop_requested && stop_requested();
+    if (sim.share ? sim.share->ranks.max(stop ? 1.0 : 0.0) > 0 : stop) break;
   }
-  formats::write_state(c.output.directory / "checkpoint.h5", snapshot(sim, formats::StateKind::checkpoint));
+  write_snapshot(sim, c.output.directory / "checkpoint.h5", formats::StateKind::checkpoint);
   return w.time >= c.time.duration - half;
+}
+
+void share_among_ranks(Simulation& sim, const Ranks& ranks) {
+  World& w = sim.world;
+  const formats::Case& c = sim.setup;
+  std::vector<Vec3> places;
+  for (std::size_t i = 0; i < w.grain_count(); ++i) places.push_back(w.bodies[i].position);
+  Decomposition regions;
+  if (const auto& grid = c.parallel.ranks) {
+    const int count = (*grid)[0] * (*grid)[1] * (*grid)[2];
+    if (count != ranks.size())
+      throw formats::FileError(c.file, "parallel.ranks [" + std::to_string((*grid)[0]) + ", " + std::to_string((*grid)[1]) +
+                                           ", " + std::to_string((*grid)[2]) + "] makes " + std::to_string(count) +
+                                           " regions, but " + std::to_string(ranks.size()) + " ranks run");
+    Box bounds;
+    for (const Vec3& at : places) bounds.extend(at);
+    if (bounds.isEmpty()) bounds = Box(Vec3::Zero(), Vec3::Zero());
+    regions = Decomposition::cartesian(bounds, *grid);
+  } else {
+    regions = Decomposition::bisection(places, std::vector<std::int64_t>(places.size(), 1), ranks.size());
+  }
+  // The halo: how far two grains can touch (their bounding radii, the glue distance, the
+  // contact search's margin at the case's step), and a skin of half the largest radius that
+  // the grains may move between hand-overs.
+  double radius = 0;
+  for (std::size_t i = 0; i < w.grain_count(); ++i) {
+    const GrainShape& shape = w.shapes[w.shape[i]];
+    radius = std::max(radius, (shape.bounding_radius + shape.glue_distance) * w.scale[i]);
+  }
+  const double dt = c.time.step;
+  const double resting_speed = sim.settings.impulse.resting_speed >= 0 ? sim.settings.impulse.resting_speed
+                                                                        : 3 * sim.settings.gravity.norm() * dt;
+  auto share = std::make_shared<RankShare>();
+  share->ranks = ranks;
+  share->regions = regions;
+  share->reach = largest_reach(radius, std::max(resting_speed * dt, 1e-6 * radius));
+  share->skin = 0.5 * radius;
+  share->owned.resize(w.grain_count());
+  for (std::size_t i = 0; i < w.grain_count(); ++i) share->owned[i] = regions.owner(places[i]) == ranks.rank();
+  share->hand_over(w);
+  sim.share = std::move(share);
 }
 
 }  // namespace scree::run

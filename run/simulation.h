@@ -4,11 +4,13 @@
 // written as docs/formats.md specifies. Includes OpenVDB only in the .cpp (avatars).
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 
 #include "formats/case.h"
 #include "formats/state.h"
 #include "run/run_times.h"
+#include "solver/ranks/rank_share.h"
 #include "solver/step.h"
 #include "solver/world.h"
 
@@ -26,7 +28,17 @@ struct Simulation {
   double initial_energy = 0;  // K + V at the start of the run (a checkpoint carries it on)
   std::vector<solver::Vec3> wall_impulse;  // on each wall from the grains since the start, N·s
   RunTimes times;  // where this process's stepping went (not carried by checkpoints)
+  // When the run is shared among MPI ranks (share_among_ranks), this rank's place: its world
+  // holds its region's grains and halo.
+  std::shared_ptr<solver::RankShare> share;
 };
+
+// Shares the run among `ranks` (docs/parallel.md): every rank loaded the whole state; the
+// regions are the case's parallel.ranks grid over the grains' box, or cut by bisection so that
+// each holds about as many grains (`auto`), and each rank's world becomes its region's grains
+// and its halo. Throws FileError (the case file) when the grid's regions are not as many as
+// the ranks.
+void share_among_ranks(Simulation& sim, const solver::Ranks& ranks);
 
 // Builds the world: one grain shape per case template (avatars read once, shared by every
 // grain of that template), grains from the state, walls, and the contact-law table. A state
@@ -46,7 +58,8 @@ bool run_simulation(Simulation& sim, bool restarting, const std::function<void(d
                     const std::function<bool()>& stop_requested = {});
 
 // The world as a state file holds it: a frame, a checkpoint (with the solver's books and
-// contact cache) or an initial state.
+// contact cache) or an initial state; when the run is shared among ranks, this rank's own
+// grains and their contacts (write_state_across_ranks() writes the whole).
 formats::State snapshot(const Simulation& sim, formats::StateKind kind);
 
 // Advances to the case's duration and writes nothing: an assembly settling before its run.

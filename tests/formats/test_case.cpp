@@ -144,11 +144,14 @@ TEST(Case, AutomaticStepParsesAndRoundTrips) {
   expect_round_trip(dir, c);
 }
 
-// One rank is what runs: `auto` and [1, 1, 1] say so.
-TEST(Case, OneRankParses) {
+// `auto` (regions by bisection) or a grid of regions; a grid is written back as read.
+TEST(Case, RanksParse) {
   TempDir dir;
-  for (const char* ranks : {"auto", "[1, 1, 1]"})
-    EXPECT_NO_THROW(read_text_case(dir, minimal_case + "parallel:\n  ranks: " + ranks + "\n")) << ranks;
+  EXPECT_FALSE(read_text_case(dir, minimal_case + "parallel:\n  ranks: auto\n").parallel.ranks);
+  EXPECT_FALSE(read_text_case(dir, minimal_case).parallel.ranks);
+  const Case grid = read_text_case(dir, minimal_case + "parallel:\n  ranks: [2, 1, 3]\n");
+  EXPECT_EQ(grid.parallel.ranks, (std::array<int, 3>{2, 1, 3}));
+  expect_round_trip(dir, grid);
 }
 
 // One bad case: replace `from` by `to` in the minimal case (or append when `from` is empty);
@@ -263,8 +266,6 @@ const BadCase bad_cases[] = {
      "flexible nets are not available yet"},
     {"DomainNotAvailable", "", "domain:\n  min: [-1, -1, -1]\n  max: [1, 1, 1]\n", 18, "domain",
      "removing the grains that leave a box is not available yet"},
-    {"RanksNotAvailable", "", "parallel:\n  ranks: [2, 1, 3]\n", 19, "parallel.ranks",
-     "[2, 1, 3]: MPI domain decomposition is not available yet"},
     // references and names
     {"UnknownMaterial", "    material: rock", "    material: granit", 16, "templates[0].material",
      "unknown material 'granit' (materials: rock)"},

@@ -1,10 +1,6 @@
 // Say only what runs (issue 26): a case key for what scree does not carry out yet is refused
-// by every tool that reads cases, with one line naming the key, exit 1 and nothing written;
-// and scree-solve started by mpirun on more than one rank refuses to run rather than racing
-// its copies on the same files.
+// by every tool that reads cases, with one line naming the key, exit 1 and nothing written.
 #include <gtest/gtest.h>
-
-#include <cstdlib>
 
 #include "tools/solve_case.h"
 
@@ -33,8 +29,6 @@ const UnavailableKey unavailable_keys[] = {
      "membranes: flexible nets are not available yet"},
     {"Domain", {"initial_state: state.h5\n", "initial_state: state.h5\ndomain: {min: [-1, -1, -1], max: [1, 1, 1]}\n"},
      "domain: removing the grains that leave a box is not available yet"},
-    {"Ranks", {"initial_state: state.h5\n", "initial_state: state.h5\nparallel: {ranks: [2, 1, 1]}\n"},
-     "parallel.ranks: [2, 1, 1]: MPI domain decomposition is not available yet"},
 };
 
 const CaseTool case_tools[] = {
@@ -91,25 +85,6 @@ TEST(UnavailableKey, StateWithNetsIsRefusedBySolve) {
   formats::write_state(dir / "state.h5", state);
   const auto run = testing::run_tool(dir, "scree-solve", testing::in_dir(dir, "DIR/case.yaml"));
   testing::expect_refusal(dir, run, "scree-solve", 1, "state.h5: /membranes: flexible nets are not available yet", dir / "out");
-}
-
-// mpirun -np 2: the copies would write the same frames over each other.
-TEST(UnavailableKey, SolveUnderMpirunWithTwoRanksRefusesToRun) {
-  if (std::system("command -v mpirun >/dev/null 2>&1") != 0) GTEST_SKIP() << "no mpirun on this machine";
-  TempDir dir;
-  testing::write_validation_case(dir, "sphere_bounce");
-  testing::write_grains(dir, {"ball"}, {{{0, 0, 0.5}}});
-  const std::string args = testing::in_dir(dir, "DIR/case.yaml");
-  const std::string command = "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun --oversubscribe -np 2 " +
-                              std::string(SCREE_BIN_DIR) + "/scree-solve " + args + " >" + (dir / "stdout").string() +
-                              " 2>" + (dir / "stderr").string();
-  const int raw = std::system(command.c_str());
-  EXPECT_NE(raw, 0);
-  const std::string err = testing::read_text(dir / "stderr");
-  EXPECT_NE(err.find("scree-solve: error: started on 2 MPI ranks, but MPI domain decomposition is not available yet"),
-            std::string::npos)
-      << err;
-  EXPECT_FALSE(std::filesystem::exists(dir / "out"));
 }
 
 }  // namespace

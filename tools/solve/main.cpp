@@ -2,12 +2,14 @@
 #include <cmath>
 #include <csignal>
 #include <iostream>
+#include <optional>
 
 #include "formats/case.h"
 #include "formats/error.h"
 #include "formats/state.h"
 #include "run/mpi_launch.h"
 #include "run/simulation.h"
+#include "solver/ranks/communicator.h"
 #include "tools/cli/cli.h"
 #include "tools/cli/options.h"
 #include "tools/cli/progress.h"
@@ -19,6 +21,65 @@ namespace {
 // the step it is in, writes a checkpoint and exits with 128 + the signal's number.
 volatile std::sig_atomic_t stop_signal = 0;
 void request_stop(int signal) { stop_signal = signal; }
+
+int solve(const std::vector<std::string>& args, const solver::Ranks& ranks) {
+  cli::Options o(args, {"--restart"}, {});
+  const std::string case_file = o.single_positional("CASE file");
+  if (const run::MpiLaunch launch = run::mpi_launch(); launch.ranks > ranks.size()) {
+    if (launch.rank > 0) return 1;  // rank 0 says why
+    throw std::runtime_error("started on " + std::to_string(launch.ranks) +
+                             " MPI ranks, but this scree-solve was built without MPI: each would run the whole case");
+  }
+  formats::Case setup = formats::read_case(case_file);
+  const bool restarting = o.has("--restart");
+  const std::filesystem::path state_file = restarting ? std::filesystem::path(o.text("--restart")) : setup.initial_state;
+  if (restarting) setup.initial_state = state_file;
+  // The state read is let go before the run: a checkpoint's contact cache is as big as the
+  // world's own store of it (docs/benchmarks.md, the seventh pass).
+  run::Simulation sim = [&] {
+    const formats::State state = formats::read_state(state_file);
+    if (restarting && state.kind != formats::StateKind::checkpoint)
+      throw formats::FileError(state_file, "is a " + std::string(formats::to_string(state.kind)) +
+                                               " file, not a checkpoint");
+    return run::load_simulation(setup, state);
+  }();
+  const std::size_t grains = sim.world.grain_count();
+  if (ranks.size() > 1) run::share_among_ranks(sim, ranks);
+  const bool speaks = ranks.rank() == 0;  // what a user reads comes from rank 0
+  if (speaks)
+    std::cout << "scree-solve: " << grains << (grains == 1 ? " grain, " : " grains, ")
+              << (ranks.size() > 1 ? std::to_string(ranks.size()) + " MPI ranks × " : "") << cli::thread_layout() << std::endl;
+  std::optional<cli::ProgressLine> line;
+  if (speaks) line.emplace("scree-solve", "stepping", "steps");
+  const std::size_t first_step = std::size_t(sim.world.step);
+  const double first_time = sim.world.time;
+  std::signal(SIGINT, request_stop);
+  std::signal(SIGTERM, request_stop);
+  const bool finished = run::run_simulation(
+      sim, restarting,
+      [&](double time, double duration) {
+        if (line)
+          line->update([&](double seconds) {
+            return cli::stepping_text(std::size_t(sim.world.step), time, duration, first_step, first_time, seconds);
+          });
+      },
+      [] { return stop_signal != 0; });
+  if (!speaks) return finished ? 0 : 128 + int(stop_signal);
+  line->finish();
+  std::cout << "scree-solve: where the time went" << (ranks.size() > 1 ? " on rank 0" : "") << ", "
+            << run::times_table(sim.times) << std::flush;
+  if (!finished) {
+    const std::filesystem::path checkpoint = setup.output.directory / "checkpoint.h5";
+    std::cerr << "scree-solve: " << (stop_signal == SIGINT ? "SIGINT" : "SIGTERM") << " at step " << sim.world.step
+              << ", t = " << sim.world.time << " s: wrote " << checkpoint.string() << "; continue with scree-solve "
+              << case_file << " --restart " << checkpoint.string() << "\n";
+    return 128 + int(stop_signal);
+  }
+  std::cout << case_file << ": " << sim.world.step << " steps to t = " << sim.world.time << " s, " << grains
+            << (grains == 1 ? " grain" : " grains") << "; output in " << setup.output.directory.string() << "\n";
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -31,60 +92,25 @@ int main(int argc, char** argv) {
       "checkpoints, and checkpoint.h5 at the end, into the case's output directory.\n"
       "SIGINT (Ctrl-C) or SIGTERM stops the run after the current step with a checkpoint\n"
       "(exit status 130 or 143); --restart from it continues bit for bit.\n"
-      "One process on one node: it uses the cores through OpenMP threads (OMP_NUM_THREADS,\n"
-      "default every core; waiting threads sleep unless OMP_WAIT_POLICY says otherwise) and\n"
-      "refuses to run on more than one MPI rank.",
+      "It uses a node's cores through OpenMP threads (OMP_NUM_THREADS, default every core;\n"
+      "waiting threads sleep unless OMP_WAIT_POLICY says otherwise), and nodes through MPI\n"
+      "ranks (mpirun -n R, srun): each rank steps the grains of its region of space, the\n"
+      "regions a grid (the case's parallel.ranks: [nx, ny, nz]) or cut so that each holds\n"
+      "as many grains (auto, the default). Frames, log and checkpoints are the same files,\n"
+      "to the last bit, on any number of ranks and threads (docs/parallel.md, docs/hpc.md).",
       "  --restart FILE   continue from a checkpoint written by an earlier run of this case\n",
       "  scree-solve incline.yaml\n"
-      "  scree-solve incline.yaml --restart out/checkpoint.h5\n"};
+      "  scree-solve incline.yaml --restart out/checkpoint.h5\n"
+      "  OMP_NUM_THREADS=8 mpirun -n 4 scree-solve avalanche.yaml\n"};
   return cli::run(tool, argc, argv, [&](const std::vector<std::string>& args) {
-    cli::Options o(args, {"--restart"}, {});
-    const std::string case_file = o.single_positional("CASE file");
-    if (const run::MpiLaunch launch = run::mpi_launch(); launch.ranks > 1) {
-      if (launch.rank > 0) return 1;  // rank 0 says why
-      throw std::runtime_error("started on " + std::to_string(launch.ranks) +
-                               " MPI ranks, but MPI domain decomposition is not available yet: run scree-solve as one "
-                               "process (it uses the node's cores through OpenMP threads)");
+    const solver::MpiSession session(argc, argv);
+    const solver::Ranks ranks = solver::Ranks::world();
+    // Every rank meets the same bad input; rank 0 says what it is.
+    try {
+      return solve(args, ranks);
+    } catch (...) {
+      if (ranks.rank() == 0) throw;
+      return 1;
     }
-    formats::Case setup = formats::read_case(case_file);
-    const bool restarting = o.has("--restart");
-    const std::filesystem::path state_file = restarting ? std::filesystem::path(o.text("--restart")) : setup.initial_state;
-    if (restarting) setup.initial_state = state_file;
-    // The state read is let go before the run: a checkpoint's contact cache is as big as the
-    // world's own store of it (docs/benchmarks.md, the seventh pass).
-    run::Simulation sim = [&] {
-      const formats::State state = formats::read_state(state_file);
-      if (restarting && state.kind != formats::StateKind::checkpoint)
-        throw formats::FileError(state_file, "is a " + std::string(formats::to_string(state.kind)) +
-                                                 " file, not a checkpoint");
-      return run::load_simulation(setup, state);
-    }();
-    const std::size_t grains = sim.world.grain_count();
-    std::cout << "scree-solve: " << grains << (grains == 1 ? " grain, " : " grains, ") << cli::thread_layout() << std::endl;
-    cli::ProgressLine line("scree-solve", "stepping", "steps");
-    const std::size_t first_step = std::size_t(sim.world.step);
-    const double first_time = sim.world.time;
-    std::signal(SIGINT, request_stop);
-    std::signal(SIGTERM, request_stop);
-    const bool finished = run::run_simulation(
-        sim, restarting,
-        [&](double time, double duration) {
-          line.update([&](double seconds) {
-            return cli::stepping_text(std::size_t(sim.world.step), time, duration, first_step, first_time, seconds);
-          });
-        },
-        [] { return stop_signal != 0; });
-    line.finish();
-    std::cout << "scree-solve: where the time went, " << run::times_table(sim.times) << std::flush;
-    if (!finished) {
-      const std::filesystem::path checkpoint = setup.output.directory / "checkpoint.h5";
-      std::cerr << "scree-solve: " << (stop_signal == SIGINT ? "SIGINT" : "SIGTERM") << " at step " << sim.world.step
-                << ", t = " << sim.world.time << " s: wrote " << checkpoint.string() << "; continue with scree-solve "
-                << case_file << " --restart " << checkpoint.string() << "\n";
-      return 128 + int(stop_signal);
-    }
-    std::cout << case_file << ": " << sim.world.step << " steps to t = " << sim.world.time << " s, " << grains
-              << (grains == 1 ? " grain" : " grains") << "; output in " << setup.output.directory.string() << "\n";
-    return 0;
   });
 }
