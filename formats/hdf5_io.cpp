@@ -293,7 +293,6 @@ size_t count_rows(const Location& at, const std::string& name, size_t columns) {
 template <class T>
 void read_rows(const Location& at, const std::string& name, size_t first, size_t rows, size_t columns, T* out) {
   const std::string object = at.child(name);
-  count_rows<T>(at, name, columns);
   if (rows == 0) return;
   Handle set = check(at, object, H5Dopen2(at.id, name.c_str(), H5P_DEFAULT), "cannot open dataset");
   const RowSelection selected = select_rows(at, object, set.get(), first, rows, columns);

@@ -465,6 +465,9 @@ void share_among_ranks(Simulation& sim, const Ranks& ranks) {
   share->regions = regions;
   share->reach = largest_reach(radius, std::max(resting_speed * dt, 1e-6 * radius));
   share->skin = 0.5 * radius;
+  // Regions cut by bisection are cut anew as the mass travels, when a rank owns a fifth more
+  // than its share; a grid stays as the case has it.
+  share->recut_above = c.parallel.ranks ? 0 : 1.2;
   share->owned.resize(w.grain_count());
   for (std::size_t i = 0; i < w.grain_count(); ++i) share->owned[i] = regions.owner(places[i]) == ranks.rank();
   share->hand_over(w);

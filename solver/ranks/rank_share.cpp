@@ -14,9 +14,27 @@ void RankShare::hand_over(World& world) {
 
 bool RankShare::keep_up(World& world) {
   double moved = 0;
+  std::vector<Vec3> own_places;
   for (std::size_t i = 0; i < world.grain_count(); ++i)
-    if (owned[i]) moved = std::max(moved, (world.bodies[i].position - handed_at[i]).norm());
-  if (ranks.max(moved) <= 0.5 * skin) return false;
+    if (owned[i]) {
+      moved = std::max(moved, (world.bodies[i].position - handed_at[i]).norm());
+      own_places.push_back(world.bodies[i].position);
+    }
+  bool recut = false;
+  if (recut_above > 0 && ranks.size() > 1) {
+    std::vector<std::int64_t> counts(std::size_t(ranks.size()), 0);
+    counts[std::size_t(ranks.rank())] = std::int64_t(own_places.size());
+    ranks.sum(counts);
+    std::int64_t total = 0, most = 0;
+    for (const std::int64_t c : counts) total += c, most = std::max(most, c);
+    recut = double(most) * double(ranks.size()) > recut_above * double(total);
+  }
+  if (recut) {
+    regions = Decomposition::bisection(own_places, std::vector<std::int64_t>(own_places.size(), 1), ranks.size(), ranks);
+    ++recuts;
+  } else if (ranks.max(moved) <= 0.5 * skin) {
+    return false;
+  }
   hand_over(world);
   return true;
 }

@@ -28,12 +28,18 @@ struct RankShare {
   Halo halo;
   std::vector<Vec3> handed_at;  // by grain: its centroid at the last hand-over
   int hand_overs = 0;           // so far
+  // Regions cut anew by bisection (counts of grains) when the rank owning the most grains
+  // owns more than `recut_above` times the mean, as an avalanche's mass travels; 0: never (a
+  // grid the case asked for).
+  double recut_above = 0;
+  int recuts = 0;  // so far
 
   // Every rank calls it: each rank's world (any grains, `owned` saying which it hands on, each
   // grain owned by one rank) becomes its region's grains and halo.
   void hand_over(World& world);
-  // After a step: hands the grains over again when one has moved half the skin since the last.
-  // Returns whether it did.
+  // After a step: cuts the regions anew when they hold too uneven shares of the grains
+  // (`recut_above`), and hands the grains over again then or when one has moved half the skin
+  // since the last hand-over. Returns whether it did.
   bool keep_up(World& world);
 
   // The sum of every rank's `partial` (its owned grains' terms), the same bits as one sum of

@@ -5,6 +5,7 @@
 // process steps them, on regions cut by bisection and on a grid.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 
 #include "ranks/box_stack.h"
@@ -45,7 +46,8 @@ void expect_same_report(const StepReport& got, const StepReport& expected, int s
   EXPECT_EQ(got.wall_impulse, expected.wall_impulse) << "step " << step;
 }
 
-void expect_steps_as_one_process(const Decomposition& regions, const Ranks& ranks) {
+// With `recut_above`, the regions are cut anew when uneven (RankShare::keep_up).
+void expect_steps_as_one_process(const Decomposition& regions, const Ranks& ranks, double recut_above = 0) {
   World whole = struck_stack();
   std::vector<StepReport> expected;
   for (int k = 0; k < steps; ++k) expected.push_back(advance(whole, settings()));
@@ -58,6 +60,7 @@ void expect_steps_as_one_process(const Decomposition& regions, const Ranks& rank
   share.regions = regions;
   share.reach = largest_reach(mine.shapes[0].bounding_radius, 1e-3);
   share.skin = 0.5 * mine.shapes[0].bounding_radius;
+  share.recut_above = recut_above;
   share.owned.resize(mine.grain_count());
   for (std::size_t i = 0; i < mine.grain_count(); ++i) share.owned[i] = regions.owner(mine.bodies[i].position) == ranks.rank();
   share.hand_over(mine);
@@ -84,6 +87,12 @@ void expect_steps_as_one_process(const Decomposition& regions, const Ranks& rank
   }
   ranks.sum(owned_count);
   EXPECT_EQ(owned_count[0], std::int64_t(whole.grain_count()));
+  if (recut_above > 0 && ranks.size() > 1) {
+    EXPECT_GE(share.recuts, 1);
+    // Each rank then owns about its share of the grains.
+    const std::int64_t mine_count = std::count(share.owned.begin(), share.owned.end(), 1);
+    EXPECT_GE(double(mine_count), 0.5 * double(whole.grain_count()) / ranks.size());
+  }
 }
 
 TEST(StepAcrossRanks, AStruckStackAndAFlyingBoxStepAsOnOneProcess) {
@@ -95,6 +104,12 @@ TEST(StepAcrossRanks, AStruckStackAndAFlyingBoxStepAsOnOneProcess) {
     SCOPED_TRACE("bisection");
     expect_steps_as_one_process(
         Decomposition::bisection(places, std::vector<std::int64_t>(places.size(), 1), ranks.size()), ranks);
+  }
+  {
+    // Every grain in the first region of two along x: cut anew after the first step.
+    SCOPED_TRACE("lopsided, cut anew");
+    expect_steps_as_one_process(
+        Decomposition::cartesian(Box(Vec3(-0.2, -0.2, 0), Vec3(30, 1.8, 1.6)), {ranks.size(), 1, 1}), ranks, 1.2);
   }
   {
     SCOPED_TRACE("grid");
