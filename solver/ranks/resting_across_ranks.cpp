@@ -68,7 +68,7 @@ Vec3 vec(const double* x) { return Vec3(x[0], x[1], x[2]); }
 void put(const Vec3& v, double* x) { x[0] = v.x(), x[1] = v.y(), x[2] = v.z(); }
 
 // Names and indices of a world's bodies.
-struct Bodies {
+struct BodyNames {
   const World& world;
   BodyName name(std::uint32_t body) const {
     const std::size_t n = world.grain_count();
@@ -82,7 +82,7 @@ struct Bodies {
   }
 };
 
-EntryRecord entry_record(const Bodies& names, const RestingKey& key, const RestingImpulses::Impulse& impulse, bool this_step) {
+EntryRecord entry_record(const BodyNames& names, const RestingKey& key, const RestingImpulses::Impulse& impulse, bool this_step) {
   const BodyName b = names.name(key.b);
   return {names.world.id[key.a], b.id, b.is_static, this_step, key.plane, key.node, {impulse.x(), impulse.y(), impulse.z()}};
 }
@@ -92,7 +92,7 @@ EntryRecord entry_record(const Bodies& names, const RestingKey& key, const Resti
 std::map<int, Parcel> parts_for_solvers(const World& world, const RestingImpulses& impulses, const RestingContacts& resting,
                                         const RestingBodies& bodies, const std::vector<char>& owned,
                                         const std::vector<IslandLabel>& labels, const Ranks& ranks) {
-  const Bodies names{world};
+  const BodyNames names{world};
   const std::size_t n = world.grain_count();
   std::map<int, std::vector<FaceRecord>> faces;
   std::map<int, std::vector<PointRecord>> points;
@@ -168,7 +168,7 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, std::v
   local.bodies = posed;
   std::vector<bool> is_static(posed.size(), false);
   std::fill(is_static.begin() + std::ptrdiff_t(n), is_static.end(), true);
-  const Bodies names{local};
+  const BodyNames names{local};
   auto held = [&](const BodyName& b) { return b.is_static || std::binary_search(local.id.begin(), local.id.end(), b.id); };
 
   // The faces in one process's order, each with its points and where they came from.
@@ -281,7 +281,7 @@ RestingTotals rest_across_ranks(const World& world, const std::vector<bool>& is_
   for (const auto& [rank, parcel] : replies) outgoing.emplace_back(rank, parcel.bytes());
 
   // The new state and impulses to the ranks that sent them, on to the grains' owners.
-  const Bodies names{world};
+  const BodyNames names{world};
   std::vector<std::uint32_t> owner_partner(n, 0);
   for (std::size_t k = 0; k < halo.partners.size(); ++k)
     for (std::uint32_t i : halo.take[k]) owner_partner[i] = std::uint32_t(k);
