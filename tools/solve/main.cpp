@@ -105,12 +105,21 @@ int main(int argc, char** argv) {
   return cli::run(tool, argc, argv, [&](const std::vector<std::string>& args) {
     const solver::MpiSession session(argc, argv);
     const solver::Ranks ranks = solver::Ranks::world();
-    // Every rank meets the same bad input; rank 0 says what it is.
+    if (ranks.size() == 1) return solve(args, ranks);
+    // Every rank meets the same bad input (each reads and checks the same files, and a file
+    // the ranks write fails on all of them): rank 0 says what it is, and the others wait until
+    // it has, as mpirun stops every rank once one ends with an error.
+    int status = 0;
     try {
-      return solve(args, ranks);
-    } catch (...) {
-      if (ranks.rank() == 0) throw;
-      return 1;
+      status = solve(args, ranks);
+    } catch (const cli::UsageError& e) {
+      if (ranks.rank() == 0) cli::print_error(tool, e.what(), "Try '" + tool.name + " --help'.");
+      status = 2;
+    } catch (const std::exception& e) {
+      if (ranks.rank() == 0) cli::print_error(tool, e.what());
+      status = 1;
     }
+    if (status == 1 || status == 2) ranks.barrier();
+    return status;
   });
 }
