@@ -430,18 +430,24 @@ bool run_simulation(Simulation& sim, bool restarting, const std::function<void(d
   return w.time >= c.time.duration - half;
 }
 
+void check_rank_count(const formats::Case& c, int ranks) {
+  const auto& grid = c.parallel.ranks;
+  if (!grid) return;
+  const int count = (*grid)[0] * (*grid)[1] * (*grid)[2];
+  if (count != ranks)
+    throw formats::FileError(c.file, "parallel.ranks [" + std::to_string((*grid)[0]) + ", " + std::to_string((*grid)[1]) +
+                                         ", " + std::to_string((*grid)[2]) + "] makes " + std::to_string(count) +
+                                         " regions, but " + std::to_string(ranks) + (ranks == 1 ? " rank runs" : " ranks run"));
+}
+
 void share_among_ranks(Simulation& sim, const Ranks& ranks) {
   World& w = sim.world;
   const formats::Case& c = sim.setup;
   std::vector<Vec3> places;
   for (std::size_t i = 0; i < w.grain_count(); ++i) places.push_back(w.bodies[i].position);
   Decomposition regions;
+  check_rank_count(c, ranks.size());
   if (const auto& grid = c.parallel.ranks) {
-    const int count = (*grid)[0] * (*grid)[1] * (*grid)[2];
-    if (count != ranks.size())
-      throw formats::FileError(c.file, "parallel.ranks [" + std::to_string((*grid)[0]) + ", " + std::to_string((*grid)[1]) +
-                                           ", " + std::to_string((*grid)[2]) + "] makes " + std::to_string(count) +
-                                           " regions, but " + std::to_string(ranks.size()) + " ranks run");
     Box bounds;
     for (const Vec3& at : places) bounds.extend(at);
     if (bounds.isEmpty()) bounds = Box(Vec3::Zero(), Vec3::Zero());

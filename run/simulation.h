@@ -39,6 +39,9 @@ struct Simulation {
 // and its halo. Throws FileError (the case file) when the grid's regions are not as many as
 // the ranks.
 void share_among_ranks(Simulation& sim, const solver::Ranks& ranks);
+// Throws FileError (the case file) when the case's parallel.ranks grid has other than `ranks`
+// regions: a grid asked for is carried out or refused, on one rank too.
+void check_rank_count(const formats::Case& setup, int ranks);
 
 // Builds the world: one grain shape per case template (avatars read once, shared by every
 // grain of that template), grains from the state, walls, and the contact-law table. A state

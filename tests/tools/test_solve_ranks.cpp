@@ -84,6 +84,9 @@ TEST(SolveRanks, AGridOfOtherThanTheRanksIsRefused) {
   for (std::size_t at = 0; (at = r.err.find("scree-solve", at)) != std::string::npos; at += 11) ++lines;
   EXPECT_EQ(lines, 1u) << r.err;
   EXPECT_FALSE(std::filesystem::exists(dir / "out"));
+  // On one rank too: a grid is carried out or refused.
+  const testing::ToolRun alone = testing::run_tool(dir, "scree-solve", (dir / "case.yaml").string());
+  testing::expect_refusal(dir, alone, "scree-solve", 1, "parallel.ranks [2, 1, 1] makes 2 regions, but 1 rank runs", dir / "out");
 }
 
 }  // namespace

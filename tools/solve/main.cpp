@@ -31,6 +31,7 @@ int solve(const std::vector<std::string>& args, const solver::Ranks& ranks) {
                              " MPI ranks, but this scree-solve was built without MPI: each would run the whole case");
   }
   formats::Case setup = formats::read_case(case_file);
+  run::check_rank_count(setup, ranks.size());
   const bool restarting = o.has("--restart");
   const std::filesystem::path state_file = restarting ? std::filesystem::path(o.text("--restart")) : setup.initial_state;
   if (restarting) setup.initial_state = state_file;
