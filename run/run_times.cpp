@@ -20,6 +20,7 @@ std::string times_table(const RunTimes& times) {
   double timed = times.output;
   for (std::size_t k = 0; k < solver::phase_count; ++k) {
     const auto phase = solver::Phase(k);
+    if (phase == solver::Phase::ranks && times.phases[phase] == 0) continue;  // one process shares nothing
     row(solver::phase_name(phase), times.phases[phase]);
     timed += times.phases[phase];
   }

@@ -21,8 +21,9 @@ enum class Phase {
   correction_passes,  // its passes on the position corrections
   resting_books,      // the resting impulses' work and wall impulses booked, the store merged
   motion,             // bodies moved, walls placed, the step's books closed
+  ranks,              // shared among ranks: resting islands sent and answered, grains handed over
 };
-constexpr std::size_t phase_count = std::size_t(Phase::motion) + 1;
+constexpr std::size_t phase_count = std::size_t(Phase::ranks) + 1;
 
 // What the log and the end of a run call each phase.
 std::string_view phase_name(Phase phase);
@@ -48,6 +49,30 @@ class PhaseTimer {
 
  private:
   double& into_;
+  std::chrono::steady_clock::time_point start_;
+};
+
+// Adds to one phase of `times` the wall time from its making to its end less what the phases
+// timed within it took meanwhile: the work between phases that are timed themselves.
+class PhaseRemainder {
+ public:
+  PhaseRemainder(PhaseTimes& times, Phase phase) : times_(times), phase_(phase), before_(total()), start_(std::chrono::steady_clock::now()) {}
+  ~PhaseRemainder() {
+    const double inside = total() - before_;
+    times_[phase_] += std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count() - inside;
+  }
+  PhaseRemainder(const PhaseRemainder&) = delete;
+  PhaseRemainder& operator=(const PhaseRemainder&) = delete;
+
+ private:
+  double total() const {
+    double sum = 0;
+    for (double seconds : times_.seconds) sum += seconds;
+    return sum;
+  }
+  PhaseTimes& times_;
+  Phase phase_;
+  double before_;
   std::chrono::steady_clock::time_point start_;
 };
 

@@ -141,6 +141,8 @@ class RestingImpulses {
     index_grains();
   }
 
+  // Whether the step under way set `entry`, one of of_grain()'s.
+  bool set_this_step(const Entry& entry) const { return this_step_[std::size_t(&entry - entries_.data())] != 0; }
   // The entries of grain `a`, in key order.
   std::span<const Entry> of_grain(std::uint32_t a) const {
     if (std::size_t(a) + 1 >= first_of_a_.size()) return {};

@@ -18,6 +18,7 @@ std::string_view phase_name(Phase phase) {
     case Phase::correction_passes: return "correction passes";
     case Phase::resting_books: return "resting books";
     case Phase::motion: return "motion";
+    case Phase::ranks: return "sharing among ranks";
   }
   return "?";
 }
@@ -94,7 +95,11 @@ StepReport advance(World& world, const StepSettings& settings, RankShare* share)
   contact_scheme(settings.scheme).solve(world, settings, corrections, report, share);
   timer.emplace(report.times, Phase::motion);
   integrate_positions(world, corrections, settings, kinetic, report, share);
-  if (share) share->keep_up(world);
+  timer.reset();
+  if (share) {
+    const PhaseTimer handing(report.times, Phase::ranks);
+    share->keep_up(world);
+  }
   return report;
 }
 

@@ -1,12 +1,14 @@
 #include "solver/impulse/coarse_step.h"
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <stdexcept>
 
 #include <Eigen/SparseCholesky>
 
 #include "solver/exact_sum.h"
+#include "solver/ranks/communicator.h"
 
 namespace scree::solver {
 
@@ -95,7 +97,7 @@ CoarseLayers coarse_layers(const std::vector<CoarseUnit>& units, const std::vect
 
 std::vector<double> coarse_scales(const CoarseLayers& layers, const std::vector<GroupImpulse>& impulses,
                                   const std::vector<RigidBody>& bodies, const std::vector<Mat3>& inverse_inertia,
-                                  const std::vector<double>& reached) {
+                                  const std::vector<double>& reached, const CoarseShare* share) {
   // The objective over μ: ½ μᵀHμ + gᵀμ, H_gh = Σ over grains of what groups g and h do to
   // each one's kinetic energy together (Σ P_g · P_h / m + (Σ r × P)_g · I⁻¹ (Σ r × P)_h), g_g the
   // power of group g's impulses on the present velocities less its reached term.
@@ -106,9 +108,15 @@ std::vector<double> coarse_scales(const CoarseLayers& layers, const std::vector<
   std::vector<ExactSum> gradient_sum(static_cast<std::size_t>(n));
   std::map<std::pair<int, int>, ExactSum> h_sum;  // (row, column), the lower triangle
   for (std::size_t i = 0; i < layers.grains.size(); ++i) {
+    const std::int32_t* groups = &layers.grain_groups[i * slots];
+    if (share && !share->keeps[i]) {
+      // Its terms are another rank's; the entries it adds to stay, as one process has them.
+      for (int s = 0; s < slots && groups[s] >= 0; ++s)
+        for (int t = s; t < slots && groups[t] >= 0; ++t) h_sum[{std::max(groups[s], groups[t]), std::min(groups[s], groups[t])}];
+      continue;
+    }
     const RigidBody& grain = bodies[layers.grains[i]];
     const Mat3& turn = inverse_inertia[layers.grains[i]];
-    const std::int32_t* groups = &layers.grain_groups[i * slots];
     for (int s = 0; s < slots && groups[s] >= 0; ++s) {
       const GroupImpulse& x = impulses[i * slots + std::size_t(s)];
       gradient_sum[std::size_t(groups[s])] += x.linear.dot(grain.velocity) + x.angular.dot(grain.angular_velocity);
@@ -121,7 +129,15 @@ std::vector<double> coarse_scales(const CoarseLayers& layers, const std::vector<
     }
   }
   for (std::size_t u = 0; u < reached.size(); ++u)
-    if (layers.unit_group[u] >= 0) gradient_sum[std::size_t(layers.unit_group[u])] -= reached[u];
+    if (layers.unit_group[u] >= 0 && (!share || share->solved[u])) gradient_sum[std::size_t(layers.unit_group[u])] -= reached[u];
+  if (share) {
+    std::vector<ExactSum> sums = gradient_sum;
+    for (const auto& [at, sum] : h_sum) sums.push_back(sum);
+    share->ranks.sum(sums);
+    std::copy(sums.begin(), sums.begin() + n, gradient_sum.begin());
+    std::size_t k = std::size_t(n);
+    for (auto& [at, sum] : h_sum) sum = sums[k++];
+  }
   Eigen::VectorXd gradient(n);
   for (int g = 0; g < n; ++g) gradient[g] = gradient_sum[std::size_t(g)].value();
   std::vector<Eigen::Triplet<double>> entries;
@@ -150,11 +166,16 @@ std::vector<double> coarse_scales(const CoarseLayers& layers, const std::vector<
 
 ContactWork move_grains(const CoarseLayers& layers, const std::vector<double>& scales, std::vector<GroupImpulse>& impulses,
                        std::vector<RigidBody>& bodies, const std::vector<Mat3>& inverse_inertia,
-                       std::vector<VelocityChange>& changes) {
+                       std::vector<VelocityChange>& changes, const CoarseShare* share) {
   constexpr int slots = CoarseLayers::slots;
   ExactSum normal_work, friction_work;  // exactly, as coarse_scales()' sums
   for (std::size_t i = 0; i < layers.grains.size(); ++i) {
     const std::int32_t* groups = &layers.grain_groups[i * slots];
+    if (share && !share->holds[i]) {
+      changes[i] = {};
+      for (int s = 0; s < slots && groups[s] >= 0; ++s) impulses[i * slots + std::size_t(s)] = GroupImpulse{};
+      continue;
+    }
     GroupImpulse sum;
     for (int s = 0; s < slots && groups[s] >= 0; ++s) {
       const GroupImpulse& x = impulses[i * slots + std::size_t(s)];
@@ -169,11 +190,18 @@ ContactWork move_grains(const CoarseLayers& layers, const std::vector<double>& s
     const Vec3 mean_velocity = grain.velocity + 0.5 * changes[i].velocity;
     const Vec3 mean_angular_velocity = grain.angular_velocity + 0.5 * changes[i].angular_velocity;
     const double normal = mean_velocity.dot(sum.normal_linear) + mean_angular_velocity.dot(sum.normal_angular);
-    normal_work += normal;
-    friction_work += mean_velocity.dot(sum.linear) + mean_angular_velocity.dot(sum.angular) - normal;
+    if (!share || share->keeps[i]) {
+      normal_work += normal;
+      friction_work += mean_velocity.dot(sum.linear) + mean_angular_velocity.dot(sum.angular) - normal;
+    }
     grain.velocity += changes[i].velocity;
     grain.angular_velocity += changes[i].angular_velocity;
     for (int s = 0; s < slots && groups[s] >= 0; ++s) impulses[i * slots + std::size_t(s)] = GroupImpulse{};
+  }
+  if (share) {
+    std::array<ExactSum, 2> work{normal_work, friction_work};
+    share->ranks.sum(work);
+    return {work[0].value(), work[1].value()};
   }
   return {normal_work.value(), friction_work.value()};
 }

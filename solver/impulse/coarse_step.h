@@ -17,6 +17,8 @@
 
 namespace scree::solver {
 
+class Ranks;
+
 // A unit of the resting solve (the points of one pair of bodies) as the coarse step sees it:
 // its bodies A (a grain) and B, and for a static B whether the contact bears the load.
 struct CoarseUnit {
@@ -67,15 +69,26 @@ struct GroupImpulse {
   }
 };
 
+// An island's coarse step when ranks share its tiles (docs/parallel.md, "A big island across
+// ranks"): each rank adds the terms of the grains it keeps and of the units it solved, moves
+// the grains it holds, and the partial sums are added across the ranks, exactly.
+struct CoarseShare {
+  const Ranks& ranks;
+  std::vector<char> keeps, holds;  // by place among the layers' grains
+  std::vector<char> solved;        // by unit
+};
+
 // The coarse step's scales c_g (each impulse of group g becomes (1 + c_g) times itself):
 // μ minimizing ½ λᵀWλ + λᵀ(u − t) over λ_g → (1 + μ_g) λ_g, from each grain's group impulses
 // (`impulses`, by place and slot), its velocities (`bodies`, `inverse_inertia` by body) and
 // each unit's Σ λ_n t over its points (`reached`); then shortened so that no 1 + c_g < 0.
 // Sums over grains and units are taken exactly, so the result is the same on any number of
 // threads and however the grains are shared among ranks (docs/parallel.md).
+// With `share`, the ranks' partial sums (their kept grains', their solved units') add up to
+// the same scales on every rank.
 std::vector<double> coarse_scales(const CoarseLayers& layers, const std::vector<GroupImpulse>& impulses,
                                   const std::vector<RigidBody>& bodies, const std::vector<Mat3>& inverse_inertia,
-                                  const std::vector<double>& reached);
+                                  const std::vector<double>& reached, const CoarseShare* share = nullptr);
 
 // What the coarse step changes a grain's velocities by.
 struct VelocityChange {
@@ -99,9 +112,10 @@ struct ContactWork {
 // points: over a grain's points that is Σ_g c_g (v̄ · ΣP + ω̄ · Σ r × P), v̄ and ω̄ its mean
 // velocities over the move, so it is booked grain by grain instead of point by point (the
 // static bodies' side, which the grains' sums leave out, is the caller's). Summed exactly: the
-// same on any number of threads and ranks.
+// same on any number of threads and ranks. With `share`, moves the grains this rank holds
+// (the others' changes left zero) and returns the work of every rank's kept grains.
 ContactWork move_grains(const CoarseLayers& layers, const std::vector<double>& scales, std::vector<GroupImpulse>& impulses,
                        std::vector<RigidBody>& bodies, const std::vector<Mat3>& inverse_inertia,
-                       std::vector<VelocityChange>& changes);
+                       std::vector<VelocityChange>& changes, const CoarseShare* share = nullptr);
 
 }  // namespace scree::solver

@@ -19,6 +19,7 @@
 #include "solver/impulse/tiles.h"
 #include "solver/parallel_loops.h"
 #include "solver/ranks/communicator.h"
+#include "solver/ranks/tile_share.h"
 #include "solver/team_barrier.h"
 #include "solver/wall_books.h"
 
@@ -154,7 +155,7 @@ constexpr int colour_limit = 64;  // colours a grain's mask holds
 // one island of ~2400 points among hundreds of small ones held the second thread idle until
 // islands of 1024 points were shared (resting solve on two threads 6.4 s -> 4.6 s,
 // docs/benchmarks.md).
-constexpr std::size_t shared_island = 1024;
+constexpr std::size_t shared_island = shared_island_points;
 
 // Until when (steady clock) big islands are not shared by threads, because the teams found the
 // cores held by other processes (rest()). Process-wide, like the cores; a speed hint only.
@@ -420,15 +421,29 @@ std::vector<CoarseUnit> coarse_units(const Schedule& s, const RestingPoints& poi
 // An island's sum of `by_unit` (by unit in schedule order): tile by tile in schedule order,
 // the tiles' sums then exactly (exact_sum.h), so the bits do not depend on which thread or rank
 // solved which tile (docs/parallel.md). Tiles hold a few dozen units, so the exact sum costs
-// little over the plain one.
-double sum_by_tiles(const Schedule& s, const std::vector<double>& by_unit) {
+// little over the plain one. With `tiles`, each rank sums the tiles it solved and the ranks'
+// sums are added.
+double sum_by_tiles(const Schedule& s, const std::vector<double>& by_unit, const TileShare* tiles = nullptr) {
   ExactSum sum;
   for (std::size_t t = 0; t + 1 < s.tile_start.size(); ++t) {
+    if (tiles && !tiles->solves(std::uint32_t(t))) continue;
     double tile = 0;
     for (std::uint32_t u = s.tile_start[t]; u < s.tile_start[t + 1]; ++u) tile += by_unit[u];
     sum += tile;
   }
+  if (tiles) tiles->ranks().sum(std::span<ExactSum>(&sum, 1));
   return sum.value();
+}
+
+// Each unit's bodies A and B, in schedule order.
+std::vector<std::pair<std::uint32_t, std::uint32_t>> unit_bodies(const Schedule& s, const RestingPoints& points,
+                                                                 const std::vector<RestingFace>& faces) {
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> bodies;
+  for (std::size_t u = 0; u + 1 < s.unit_start.size(); ++u) {
+    const RestingFace& face = faces[points[s.points[s.unit_start[u]]].face];
+    bodies.emplace_back(face.a, face.b);
+  }
+  return bodies;
 }
 
 // Projected Gauss–Seidel passes over an island in its schedule until no unit changes the
@@ -452,10 +467,16 @@ double sum_by_tiles(const Schedule& s, const std::vector<double>& by_unit) {
 // unit's own sum (kept beside the schedule, the same on any number of threads) summed tile by
 // tile (sum_by_tiles()). With `parallel` and `crowded`, sets `*crowded` when the teams' waits so
 // far tell that other processes hold the cores (CrowdWatch).
+//
+// With `tiles`, ranks share the island (tile_share.h): this rank solves its strip of each
+// phase, its first thread sends and takes the bodies of the strips' seams after the phase, and
+// the pass's largest change and sums, and the coarse step's, are taken over the ranks: every
+// rank takes the same passes and steps, and its units the same bits, as one process.
 template <class Pass>
 int passes_until_still(const Schedule& s, RestingPoints& points, std::vector<RigidBody>& bodies,
                        const std::vector<bool>& is_static, std::vector<int>& moved, const RestingSettings& settings,
-                       int max_passes, bool parallel, const Pass& pass, Work& work, bool* crowded = nullptr) {
+                       int max_passes, bool parallel, const Pass& pass, Work& work, bool* crowded = nullptr,
+                       const TileShare* tiles = nullptr) {
   const std::size_t phases = s.phase_start.size() - 1;
   std::vector<Work> unit_work(s.unit_start.size() - 1);
   // Solves unit u in pass k, noting its squared impulse change in `unit_change`; returns the
@@ -538,6 +559,25 @@ int passes_until_still(const Schedule& s, RestingPoints& points, std::vector<Rig
   std::vector<VelocityChange> velocity_change(coarsen ? layers.grains.size() : 0);
   std::vector<double> reached(coarsen ? s.unit_start.size() - 1 : 0), scales;
   Work coarse_work;  // the grains' side of the coarse steps' work, booked by group sums
+  // Shared by ranks: which grains and units of the coarse step are this rank's, and where the
+  // grains' group impulses lie, to travel with them.
+  std::optional<CoarseShare> coarse_share;
+  std::vector<std::uint32_t> coarse_place;
+  if (tiles && coarsen) {
+    coarse_share.emplace(CoarseShare{tiles->ranks(), {}, {}, {}});
+    for (std::uint32_t b : layers.grains) {
+      coarse_share->keeps.push_back(tiles->keeps(b));
+      coarse_share->holds.push_back(tiles->holds(b));
+    }
+    coarse_share->solved.assign(s.unit_start.size() - 1, 0);
+    for (std::size_t t = 0; t + 1 < s.tile_start.size(); ++t)
+      if (tiles->solves(std::uint32_t(t)))
+        std::fill(coarse_share->solved.begin() + s.tile_start[t], coarse_share->solved.begin() + s.tile_start[t + 1], 1);
+    coarse_place.assign(bodies.size(), CoarseLayers::none);
+    for (std::size_t i = 0; i < layers.grains.size(); ++i) coarse_place[layers.grains[i]] = std::uint32_t(i);
+  }
+  const CoarseShare* coarse_ranks = coarse_share ? &*coarse_share : nullptr;
+  double pass_largest[2] = {0, 0}, pass_change[2] = {0, 0};  // shared by ranks: over them, by pass parity
 #pragma omp parallel if (parallel)
   {
     const int threads = omp_get_num_threads(), me = omp_get_thread_num();
@@ -550,10 +590,14 @@ int passes_until_still(const Schedule& s, RestingPoints& points, std::vector<Rig
       largest_of[0].assign(std::size_t(threads), 0.0);
       largest_of[1] = largest_of[0];
     }
-    // Every unit, tile by tile, the tiles of a phase shared.
-    auto each_unit = [&](auto&& unit) {
+    // Every unit, tile by tile, the tiles of a phase shared; shared by ranks, this rank's
+    // strip of each phase, the bodies of its seams shared after it unless the units `keep`
+    // the bodies as they are (with `impulses`, the coarse step's group impulses too).
+    enum class Bodies { move, keep };
+    auto each_unit = [&](auto&& unit, Bodies bodies_are = Bodies::move, std::vector<GroupImpulse>* impulses = nullptr) {
       for (std::size_t f = 0; f < phases; ++f) {
-        const std::size_t begin = s.phase_start[f], count = s.phase_start[f + 1] - begin;
+        const std::size_t begin = tiles ? tiles->first(f) : s.phase_start[f];
+        const std::size_t count = (tiles ? tiles->last(f) : s.phase_start[f + 1]) - begin;
         // This thread's counter for the next phase is free again: its last phase ended at
         // the barrier before this one.
         counters[(phase_turn + 1) % 2][std::size_t(me)].claimed.store(0, std::memory_order_relaxed);
@@ -570,6 +614,10 @@ int passes_until_still(const Schedule& s, RestingPoints& points, std::vector<Rig
         }
         ++phase_turn;
         if (threads > 1) barrier->arrive_and_wait();
+        if (tiles && bodies_are == Bodies::move) {
+          if (me == 0) tiles->share_phase(f, bodies, moved, impulses, &coarse_place);
+          if (threads > 1) barrier->arrive_and_wait();
+        }
       }
     };
     // Readied in schedule order like a pass: a grain's warm starts add up in that order. The
@@ -610,8 +658,9 @@ int passes_until_still(const Schedule& s, RestingPoints& points, std::vector<Rig
     auto coarse_step = [&](int k) {
       if constexpr (std::is_same_v<Pass, Hold>) {
         if (me == 0) {
-          scales = coarse_scales(layers, group_impulse, bodies, pass.bodies.inverse_inertia, reached);
-          coarse_work += move_grains(layers, scales, group_impulse, bodies, pass.bodies.inverse_inertia, velocity_change);
+          scales = coarse_scales(layers, group_impulse, bodies, pass.bodies.inverse_inertia, reached, coarse_ranks);
+          coarse_work += move_grains(layers, scales, group_impulse, bodies, pass.bodies.inverse_inertia, velocity_change,
+                                     coarse_ranks);
           for (std::size_t i = 0; i < layers.grains.size(); ++i)
             if (velocity_change[i].velocity != Vec3::Zero() || velocity_change[i].angular_velocity != Vec3::Zero())
               moved[layers.grains[i]] = k;
@@ -623,7 +672,7 @@ int passes_until_still(const Schedule& s, RestingPoints& points, std::vector<Rig
           const bool static_b = layers.unit_b[u] == CoarseLayers::none;
           for (std::uint32_t q = s.unit_start[u]; q < s.unit_start[u + 1]; ++q)
             pass.scale(points[s.points[q]], scales[std::size_t(group)], static_b, unit_work[u]);
-        });
+        }, Bodies::keep);
       }
     };
     double beta = 0, last_change = 0;
@@ -631,14 +680,27 @@ int passes_until_still(const Schedule& s, RestingPoints& points, std::vector<Rig
       std::vector<double>& changes = unit_change_of[k % 2];
       double mine = 0;
       const bool coarse_next = coarsen && ((k + 1) % settings.coarse_every == 0 || k + 1 == max_passes);
-      each_unit([&](std::size_t u) {
-        mine = std::max(mine, solve_unit(u, k, changes));
-        if (coarse_next) gather_unit(u);
-      });
+      each_unit(
+          [&](std::size_t u) {
+            mine = std::max(mine, solve_unit(u, k, changes));
+            if (coarse_next) gather_unit(u);
+          },
+          Bodies::move, coarse_next && tiles ? &group_impulse : nullptr);
       largest_of[k % 2][std::size_t(me)] = mine;
       if (threads > 1) barrier->arrive_and_wait();
-      const double largest = *std::max_element(largest_of[k % 2].begin(), largest_of[k % 2].end());
-      const double change = sum_by_tiles(s, changes);
+      double largest = *std::max_element(largest_of[k % 2].begin(), largest_of[k % 2].end());
+      double change;
+      if (tiles) {
+        if (me == 0) {
+          pass_largest[k % 2] = tiles->ranks().max(largest);
+          pass_change[k % 2] = sum_by_tiles(s, changes, tiles);
+        }
+        if (threads > 1) barrier->arrive_and_wait();
+        largest = pass_largest[k % 2];
+        change = pass_change[k % 2];
+      } else {
+        change = sum_by_tiles(s, changes);
+      }
       beta = settings.conjugate && k > 0 && last_change > 0 && change <= last_change ? change / last_change : 0;
       last_change = change;
       if (me == 0) passes = k + 1;
@@ -660,8 +722,8 @@ int passes_until_still(const Schedule& s, RestingPoints& points, std::vector<Rig
     normal[u] = unit_work[u].normal;
     friction[u] = unit_work[u].friction;
   }
-  work.normal += sum_by_tiles(s, normal) + coarse_work.normal;
-  work.friction += sum_by_tiles(s, friction) + coarse_work.friction;
+  work.normal += sum_by_tiles(s, normal, tiles) + coarse_work.normal;
+  work.friction += sum_by_tiles(s, friction, tiles) + coarse_work.friction;
   return passes;
 }
 
@@ -763,7 +825,7 @@ struct SolvedIslands {
 // schedules go before the books, which the step's peak of memory would otherwise hold too.
 SolvedIslands solve_islands(const std::vector<bool>& is_static, const RestingImpulses& impulses,
                             RestingContacts& resting, RestingBodies& bodies, const RestingSettings& settings,
-                            PhaseTimes& times) {
+                            PhaseTimes& times, SharedIslands* shared) {
   std::optional<PhaseTimer> timer(std::in_place, times, Phase::resting_setup);
   RestingPoints& points = resting.points;
   // Each point starts from what it has applied in this step's earlier sweeps, so that a later
@@ -820,9 +882,13 @@ SolvedIslands solve_islands(const std::vector<bool>& is_static, const RestingImp
   if (!ordered) {
     // The passes read the points in schedule order: moved there, island after island, they
     // stream through the cache instead of jumping about it. They stay there, for the books too.
-    const std::vector<std::uint32_t> place = place_in_order(order.schedules, points.size());
+    std::vector<std::uint32_t> place = place_in_order(order.schedules, points.size());
     move_to(points, place);
     move_to(warm_started, place);
+    if (shared) shared->placed = std::move(place);
+  } else if (shared) {
+    shared->placed.resize(points.size());
+    std::iota(shared->placed.begin(), shared->placed.end(), 0);
   }
   std::vector<Schedule>& schedules = order.schedules;
   std::vector<int> pass_limits;
@@ -847,15 +913,40 @@ SolvedIslands solve_islands(const std::vector<bool>& is_static, const RestingImp
   std::vector<int> moved(bodies.velocities.size(), -1);
   // An island's velocity passes, then its correction passes (which start from the velocities
   // the first left); islands share no moving body, so the order across islands is free.
-  auto hold_island = [&](std::size_t i, bool parallel, bool* crowded) {
+  auto hold_island = [&](std::size_t i, bool parallel, bool* crowded, const TileShare* tiles = nullptr) {
     held[i] = passes_until_still(schedules[i], points, bodies.velocities, is_static, moved, settings, pass_limits[i],
                                  parallel, Hold{bodies, resting.faces, settings.slack, warm_started, coarse[i]}, island_work[i],
-                                 crowded);
+                                 crowded, tiles);
   };
-  auto push_island = [&](std::size_t i, bool parallel, bool* crowded) {
+  auto push_island = [&](std::size_t i, bool parallel, bool* crowded, const TileShare* tiles = nullptr) {
     Work none;  // the corrections do no work (Push)
     pushed[i] = passes_until_still(schedules[i], points, bodies.corrections, is_static, moved, settings,
-                                   pass_limits[i], parallel, Push{bodies, resting.faces}, none, crowded);
+                                   pass_limits[i], parallel, Push{bodies, resting.faces}, none, crowded, tiles);
+  };
+  // Shared by ranks, the big islands go with them whatever the cores (each rank's threads
+  // share its strips as they may); what this rank reports is marked as they are solved.
+  const bool across = shared && shared->ranks.size() > 1;
+  auto big = [&](std::size_t i) { return schedules[i].points.size() >= shared_island; };
+  if (shared) {
+    shared->reports.assign(bodies.velocities.size(), 1);
+    shared->solved.assign(points.size(), 1);
+  }
+  auto solve_across = [&](std::size_t i, bool parallel, bool* crowded) {
+    const Schedule& s = schedules[i];
+    const std::vector<std::pair<std::uint32_t, std::uint32_t>> unit_bodies_of = unit_bodies(s, points, resting.faces);
+    const TileShare tiles(shared->ranks, s.phase_start, s.tile_start, s.unit_start, unit_bodies_of, is_static);
+    timer.emplace(times, Phase::velocity_passes);
+    hold_island(i, parallel, crowded, &tiles);
+    timer.emplace(times, Phase::correction_passes);
+    push_island(i, parallel, crowded, &tiles);
+    for (std::size_t t = 0; t + 1 < s.tile_start.size(); ++t)
+      for (std::uint32_t u = s.tile_start[t]; u < s.tile_start[t + 1]; ++u) {
+        for (const std::uint32_t body : {unit_bodies_of[u].first, unit_bodies_of[u].second})
+          if (!is_static[body]) shared->reports[body] = tiles.keeps(body);
+        if (!tiles.solves(std::uint32_t(t)))
+          for (std::uint32_t q = s.unit_start[u]; q < s.unit_start[u + 1]; ++q) shared->solved[s.points[q]] = 0;
+      }
+    if (shared->ranks.rank() != 0) island_work[i] = Work{};  // rank 0 books it
   };
   // When other processes hold the cores, a team's thread is often off its core at a barrier,
   // and each phase then waits for the scheduler: the big islands go side by side with the
@@ -864,7 +955,9 @@ SolvedIslands solve_islands(const std::vector<bool>& is_static, const RestingImp
   const bool share = now >= crowded_until.load(std::memory_order_relaxed);
   bool crowded = false;
   for (std::size_t i = 0; i < schedules.size(); ++i)
-    if (share && schedules[i].points.size() >= shared_island) {
+    if (across && big(i)) {
+      solve_across(i, share, &crowded);
+    } else if (share && big(i)) {
       timer.emplace(times, Phase::velocity_passes);
       hold_island(i, true, &crowded);
       timer.emplace(times, Phase::correction_passes);
@@ -874,7 +967,7 @@ SolvedIslands solve_islands(const std::vector<bool>& is_static, const RestingImp
     crowded_until.store(now + std::chrono::duration_cast<std::chrono::steady_clock::duration>(crowded_pause).count(),
                         std::memory_order_relaxed);
   const bool side_by_side = schedules.size() > 1 && points.size() >= smallest_parallel_loop;
-  auto small = [&](std::size_t i) { return !share || schedules[i].points.size() < shared_island; };
+  auto small = [&](std::size_t i) { return !big(i) || (!share && !across); };
   timer.emplace(times, Phase::velocity_passes);
 #pragma omp parallel for schedule(dynamic) if (side_by_side)
   for (std::size_t i = 0; i < schedules.size(); ++i)
@@ -914,8 +1007,8 @@ void RestingTotals::book(World& world, StepReport& report) const {
 
 RestingTotals solve_resting_islands(const World& world, const std::vector<bool>& is_static, RestingImpulses& impulses,
                                     RestingContacts& resting, RestingBodies& bodies, const RestingSettings& settings,
-                                    PhaseTimes& times) {
-  const SolvedIslands solved = solve_islands(is_static, impulses, resting, bodies, settings, times);
+                                    PhaseTimes& times, SharedIslands* shared) {
+  const SolvedIslands solved = solve_islands(is_static, impulses, resting, bodies, settings, times, shared);
   const PhaseTimer timer(times, Phase::resting_books);
   const RestingPoints& points = resting.points;
   RestingTotals totals(world.walls.size());
@@ -940,6 +1033,7 @@ RestingTotals solve_resting_islands(const World& world, const std::vector<bool>&
 #pragma omp parallel for schedule(dynamic) if (points.size() >= smallest_parallel_loop)
   for (std::size_t c = 0; c < chunks; ++c)
     for (std::size_t k = c * chunk; k < std::min(points.size(), (c + 1) * chunk); ++k) {
+      if (shared && !shared->solved[k]) continue;  // another rank's
       const RestingPoint& p = points[k];
       const RestingFace& face = resting.face_of(p);
       const ContactFrame frame = face.frame();

@@ -251,9 +251,26 @@ struct RestingTotals {
   void book(World& world, StepReport& report) const;
 };
 
-// rest() up to its books: the same solve, its totals returned rather than booked.
+// An island of this many support points or more is cut into tiles and shared by the threads,
+// and by the ranks (below); a smaller one is one tile.
+constexpr std::size_t shared_island_points = 1024;
+
+// Islands solved by ranks together (docs/parallel.md, "A big island across ranks"): every
+// rank is given each island of shared_island_points or more whole, with the same points and
+// bodies, and solves its strip of each phase's tiles (tile_share.h); the smaller islands it
+// is given it solves alone. What the solve leaves it to report:
+struct SharedIslands {
+  const Ranks& ranks;
+  std::vector<char> reports;  // by body: its velocities and corrections are this rank's to report
+  std::vector<char> solved;   // by point, as the solve leaves them: its impulse is this rank's
+  std::vector<std::uint32_t> placed;  // by point as given: where the solve leaves it
+};
+
+// rest() up to its books: the same solve, its totals returned rather than booked. With
+// `shared`, the big islands are solved with the other ranks (every rank calls it), and only
+// the points this rank solved are booked and stored; the big islands' work is in rank 0's totals.
 RestingTotals solve_resting_islands(const World& world, const std::vector<bool>& is_static, RestingImpulses& impulses,
                                     RestingContacts& resting, RestingBodies& bodies, const RestingSettings& settings,
-                                    PhaseTimes& times);
+                                    PhaseTimes& times, SharedIslands* shared = nullptr);
 
 }  // namespace scree::solver

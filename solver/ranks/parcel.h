@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstring>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "solver/ranks/communicator.h"
@@ -20,7 +21,9 @@ class Parcel {
     bytes_.insert(bytes_.end(), body.begin(), body.end());
     return *this;
   }
-  const Bytes& bytes() const { return bytes_; }
+  const Bytes& bytes() const& { return bytes_; }
+  Bytes bytes() && { return std::move(bytes_); }  // handed over, not copied
+  bool empty() const { return bytes_.empty(); }  // nothing put, not even an empty array
 
  private:
   Bytes bytes_;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <numeric>
 #include <set>
 #include <tuple>
 
@@ -87,18 +88,58 @@ EntryRecord entry_record(const BodyNames& names, const RestingKey& key, const Re
   return {names.world.id[key.a], b.id, b.is_static, this_step, key.plane, key.node, {impulse.x(), impulse.y(), impulse.z()}};
 }
 
+// The islands of shared_island_points or more, by label id, on every rank: each rank counts
+// its faces' points by island, the island's solver adds them up, and the ranks tell each other
+// which of theirs are big.
+std::set<std::uint64_t> big_islands(const RestingContacts& resting, const std::vector<IslandLabel>& labels, const Ranks& ranks) {
+  struct Count {
+    std::uint64_t label, points;
+  };
+  std::map<std::uint64_t, std::pair<int, std::uint64_t>> here;  // by label: its solver, the points here
+  for (const RestingPoint& p : resting.points) {
+    const IslandLabel& label = labels[resting.face_of(p).a];
+    auto& [solver, points] = here[label.id];
+    solver = int(label.owner);
+    ++points;
+  }
+  std::map<int, std::vector<Count>> to_solvers;
+  for (const auto& [id, at] : here) to_solvers[at.first].push_back({id, at.second});
+  std::vector<std::pair<int, Bytes>> outgoing;
+  for (const auto& [rank, counts] : to_solvers) outgoing.emplace_back(rank, to_bytes(std::span<const Count>(counts)));
+  std::map<std::uint64_t, std::uint64_t> points;
+  for (const auto& [sender, bytes] : ranks.send_to_any(outgoing))
+    for (const Count& c : from_bytes<Count>(bytes)) points[c.label] += c.points;
+  std::vector<std::uint64_t> mine;
+  for (const auto& [id, count] : points)
+    if (count >= shared_island_points) mine.push_back(id);
+  std::set<std::uint64_t> big;
+  for (const Bytes& bytes : ranks.gather_all(to_bytes(std::span<const std::uint64_t>(mine))))
+    for (std::uint64_t id : from_bytes<std::uint64_t>(bytes)) big.insert(id);
+  return big;
+}
+
 // What this rank sends each island's solver: its faces with their points and bodies, and the
-// store's entries of the grains it owns there.
-std::map<int, Parcel> parts_for_solvers(const World& world, const RestingImpulses& impulses, const RestingContacts& resting,
-                                        const RestingBodies& bodies, const std::vector<char>& owned,
-                                        const std::vector<IslandLabel>& labels, const Ranks& ranks) {
+// store's entries of the grains it owns there. A big island's parts go to every rank, which
+// solve it together (docs/parallel.md, "A big island across ranks").
+std::vector<Parcel> parts_for_solvers(const World& world, const RestingImpulses& impulses, const RestingContacts& resting,
+                                      const RestingBodies& bodies, const std::vector<char>& owned,
+                                      const std::vector<IslandLabel>& labels, const std::set<std::uint64_t>& big,
+                                      const Ranks& ranks) {
   const BodyNames names{world};
-  const std::size_t n = world.grain_count();
-  std::map<int, std::vector<FaceRecord>> faces;
-  std::map<int, std::vector<PointRecord>> points;
-  std::map<int, std::vector<GrainState>> grains;
-  std::map<int, std::set<std::uint32_t>> sent;  // grains already in a part
-  std::map<int, std::vector<EntryRecord>> entries;
+  const std::size_t n = world.grain_count(), rank_count = std::size_t(ranks.size());
+  std::vector<std::vector<FaceRecord>> faces(rank_count);
+  std::vector<std::vector<PointRecord>> points(rank_count);
+  std::vector<std::vector<GrainState>> grains(rank_count);
+  std::vector<std::vector<EntryRecord>> entries(rank_count);
+  std::vector<char> sent(n * rank_count, 0);  // by grain and rank: in its part already
+  // Each grain's solvers: its island's owner, or every rank for a big island.
+  std::vector<char> in_big(n, 0);
+  if (!big.empty())
+    for (std::size_t i = 0; i < n; ++i) in_big[i] = big.count(labels[i].id) > 0;
+  auto each_solver = [&](std::uint32_t grain, auto&& to) {
+    if (!in_big[grain]) return to(std::size_t(labels[grain].owner));
+    for (std::size_t r = 0; r < rank_count; ++r) to(r);
+  };
   std::uint32_t seq = 0;
   std::size_t next_point = 0;
   for (std::size_t f = 0; f < resting.faces.size(); ++f) {
@@ -108,28 +149,34 @@ std::map<int, Parcel> parts_for_solvers(const World& world, const RestingImpulse
     const bool same_pair = f > 0 && std::minmax(resting.faces[f - 1].a, resting.faces[f - 1].b) == std::minmax(face.a, face.b);
     seq = same_pair ? seq + 1 : 0;
     if (end == next_point) continue;  // a face that collides: no points
-    const int solver = int(labels[face.a].owner);
     const BodyName b = names.name(face.b);
     FaceRecord record{names.world.id[face.a], b.id, b.is_static, seq, face.plane, std::uint32_t(end - next_point), {}, {}, face.friction};
     put(face.normal, record.normal);
     put(face.tangent, record.tangent);
-    faces[solver].push_back(record);
-    for (; next_point < end; ++next_point) {
-      const RestingPoint& p = resting.points[next_point];
-      points[solver].push_back({p.node, {p.arm.x(), p.arm.y(), p.arm.z()}, {p.k_nn, p.k_n1, p.k_n2, p.k_11, p.k_12, p.k_22}, p.touch});
-    }
-    for (const std::uint32_t body : {face.a, face.b})
-      if (body < n && sent[solver].insert(body).second)
-        grains[solver].push_back({world.id[body], record_of(bodies.velocities[body]), record_of(bodies.corrections[body])});
+    each_solver(face.a, [&](std::size_t solver) {
+      faces[solver].push_back(record);
+      for (std::size_t k = next_point; k < end; ++k) {
+        const RestingPoint& p = resting.points[k];
+        points[solver].push_back({p.node, {p.arm.x(), p.arm.y(), p.arm.z()}, {p.k_nn, p.k_n1, p.k_n2, p.k_11, p.k_12, p.k_22}, p.touch});
+      }
+      for (const std::uint32_t body : {face.a, face.b})
+        if (body < n && !sent[body * rank_count + solver]) {
+          sent[body * rank_count + solver] = 1;
+          grains[solver].push_back({world.id[body], record_of(bodies.velocities[body]), record_of(bodies.corrections[body])});
+        }
+    });
+    next_point = end;
   }
   for (std::uint32_t i = 0; i < n; ++i) {
     if (!owned[i]) continue;
-    for (const auto& [key, impulse] : impulses.of_grain(i))
-      entries[int(labels[i].owner)].push_back(entry_record(names, key, impulse, impulses.find(key).this_step));
+    for (const RestingImpulses::Entry& e : impulses.of_grain(i)) {
+      const EntryRecord entry = entry_record(names, e.first, e.second, impulses.set_this_step(e));
+      each_solver(i, [&](std::size_t solver) { entries[solver].push_back(entry); });
+    }
   }
-  std::map<int, Parcel> parts;
-  for (int r = 0; r < ranks.size(); ++r)
-    if (faces.count(r) || entries.count(r)) parts[r].put(faces[r]).put(points[r]).put(grains[r]).put(entries[r]);
+  std::vector<Parcel> parts(rank_count);
+  for (std::size_t r = 0; r < rank_count; ++r)
+    if (!faces[r].empty() || !entries[r].empty()) parts[r].put(faces[r]).put(points[r]).put(grains[r]).put(entries[r]);
   return parts;
 }
 
@@ -144,18 +191,23 @@ struct Part {
 
 // Solves the islands whose parts came here on a world of their own (their grains in id order,
 // then the world's static bodies), by the rest() one process runs; returns the totals and, by
-// sender, the new state of the grains it sent and the impulses of the points it sent.
+// sender, the new state of the grains it sent and the impulses of the points it sent (of a
+// big island, those this rank reports: shared.reports and shared.solved).
 RestingTotals solve_here(const World& world, const RestingBodies& bodies, std::vector<Part>& parts,
-                         const RestingSettings& settings, PhaseTimes& times, std::map<int, Parcel>& replies) {
-  std::map<std::uint64_t, GrainState> grains;
+                         const RestingSettings& settings, PhaseTimes& times, const Ranks& ranks,
+                         std::map<int, Parcel>& replies) {
+  std::vector<const GrainState*> grains;
   for (const Part& part : parts)
-    for (const GrainState& g : part.grains) grains.emplace(g.id, g);
+    for (const GrainState& g : part.grains) grains.push_back(&g);
+  std::sort(grains.begin(), grains.end(), [](const GrainState* x, const GrainState* y) { return x->id < y->id; });
+  grains.erase(std::unique(grains.begin(), grains.end(), [](const GrainState* x, const GrainState* y) { return x->id == y->id; }),
+               grains.end());
   World local;
   std::vector<RigidBody> posed, corrections;
-  for (const auto& [id, g] : grains) {
-    local.id.push_back(id);
-    posed.push_back(body_of(g.posed));
-    corrections.push_back(body_of(g.correction));
+  for (const GrainState* g : grains) {
+    local.id.push_back(g->id);
+    posed.push_back(body_of(g->posed));
+    corrections.push_back(body_of(g->correction));
   }
   const std::size_t n = local.id.size(), statics_from = world.grain_count();
   local.shape.assign(n, 0);
@@ -169,24 +221,38 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, std::v
   std::vector<bool> is_static(posed.size(), false);
   std::fill(is_static.begin() + std::ptrdiff_t(n), is_static.end(), true);
   const BodyNames names{local};
-  auto held = [&](const BodyName& b) { return b.is_static || std::binary_search(local.id.begin(), local.id.end(), b.id); };
+  // A body by name, if held here.
+  constexpr std::uint32_t absent = ~std::uint32_t(0);
+  auto held = [&](std::uint64_t id, std::uint32_t is_static_body) {
+    if (is_static_body) return names.index(id, 1);
+    const std::uint32_t i = names.index(id);
+    return i < n && local.id[i] == id ? i : absent;
+  };
 
-  // The faces in one process's order, each with its points and where they came from.
+  // The faces in one process's order, each with its points, its bodies and where it came from.
   struct Face {
     const FaceRecord* record;
     const PointRecord* points;
-    std::size_t part;
+    std::uint32_t part, a, b;
   };
   std::vector<Face> faces;
   for (std::size_t k = 0; k < parts.size(); ++k)
-    for (std::size_t f = 0, point = 0; f < parts[k].faces.size(); point += parts[k].faces[f++].points)
-      faces.push_back({&parts[k].faces[f], parts[k].points.data() + point, k});
+    for (std::size_t f = 0, point = 0; f < parts[k].faces.size(); point += parts[k].faces[f++].points) {
+      const FaceRecord& r = parts[k].faces[f];
+      faces.push_back({&r, parts[k].points.data() + point, std::uint32_t(k), names.index(r.a), names.index(r.b, r.b_static)});
+    }
   std::sort(faces.begin(), faces.end(), [](const Face& x, const Face& y) { return x.record->order() < y.record->order(); });
   RestingContacts resting;
+  std::size_t point_count = 0;
+  for (const Part& part : parts) point_count += part.points.size();
+  resting.faces.reserve(faces.size());
+  resting.points.reserve(point_count);
+  std::vector<const Face*> face_of_point;  // as built
+  face_of_point.reserve(point_count);
   for (const Face& face : faces) {
     const FaceRecord& r = *face.record;
     const std::uint32_t index = std::uint32_t(resting.faces.size());
-    resting.faces.push_back({vec(r.normal), vec(r.tangent), r.friction, names.index(r.a), names.index(r.b, r.b_static), r.plane});
+    resting.faces.push_back({vec(r.normal), vec(r.tangent), r.friction, face.a, face.b, r.plane});
     for (std::uint32_t k = 0; k < r.points; ++k) {
       const PointRecord& q = face.points[k];
       RestingPoint& p = resting.points.emplace_back();
@@ -199,34 +265,39 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, std::v
       p.held = Vec3::Zero();
       p.push_impulse = 0;
       p.change = p.direction = Eigen::Vector3f::Zero();
+      face_of_point.push_back(&face);
     }
   }
   // The store of these grains: the last step's entries, then what this step set.
   std::vector<RestingImpulses::Entry> last, now;
   for (const Part& part : parts)
     for (const EntryRecord& e : part.entries) {
-      if (!held({e.a, 0}) || !held({e.b, e.b_static})) continue;
-      const RestingImpulses::Entry entry{{names.index(e.a), names.index(e.b, e.b_static), e.plane, e.node},
-                                         RestingImpulses::Impulse(e.impulse[0], e.impulse[1], e.impulse[2])};
+      const std::uint32_t a = held(e.a, 0), b = held(e.b, e.b_static);
+      if (a == absent || b == absent) continue;
+      const RestingImpulses::Entry entry{{a, b, e.plane, e.node}, RestingImpulses::Impulse(e.impulse[0], e.impulse[1], e.impulse[2])};
       (e.this_step ? now : last).push_back(entry);
     }
   RestingImpulses store(std::move(last));
   store.update(now.size(), [&](std::size_t k) { return now[k].first; }, [&](std::size_t k) { return now[k].second; });
 
   RestingBodies local_bodies(posed, corrections);
-  // Keys before the solve: rest() leaves the points in solve order.
-  std::vector<std::vector<RestingKey>> keys_by_part(parts.size());
-  for (const Face& face : faces) {
-    const FaceRecord& r = *face.record;
-    for (std::uint32_t k = 0; k < r.points; ++k)
-      keys_by_part[face.part].push_back({names.index(r.a), names.index(r.b, r.b_static), r.plane, face.points[k].node});
-  }
-  RestingTotals totals = solve_resting_islands(local, is_static, store, resting, local_bodies, settings, times);
+  SharedIslands shared{ranks, {}, {}, {}};
+  RestingTotals totals = solve_resting_islands(local, is_static, store, resting, local_bodies, settings, times, &shared);
 
+  // Each point's impulse to the rank that sent it, as the store keeps it (single precision).
+  std::vector<std::vector<EntryRecord>> set(parts.size());
+  for (std::size_t k = 0; k < face_of_point.size(); ++k) {
+    const std::uint32_t at = shared.placed[k];
+    if (!shared.solved[at]) continue;
+    const FaceRecord& r = *face_of_point[k]->record;
+    const RestingImpulses::Impulse impulse = resting.impulse(resting.points[at]).cast<float>();
+    set[face_of_point[k]->part].push_back({r.a, r.b, r.b_static, 1, r.plane, resting.points[at].node, {impulse.x(), impulse.y(), impulse.z()}});
+  }
   for (std::size_t k = 0; k < parts.size(); ++k) {
     std::vector<Solved> solved;
     for (const GrainState& g : parts[k].grains) {
       const std::uint32_t i = names.index(g.id);
+      if (!shared.reports[i]) continue;
       Solved s{g.id, {}, {}, {}, {}};
       put(posed[i].velocity, s.velocity);
       put(posed[i].angular_velocity, s.angular_velocity);
@@ -234,9 +305,7 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, std::v
       put(corrections[i].angular_velocity, s.angular_correction);
       solved.push_back(s);
     }
-    std::vector<EntryRecord> set;
-    for (const RestingKey& key : keys_by_part[k]) set.push_back(entry_record(names, key, *store.find(key).impulse, true));
-    replies[parts[k].sender].put(solved).put(set);
+    replies[parts[k].sender].put(solved).put(set[k]);
   }
   return totals;
 }
@@ -246,6 +315,7 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, std::v
 RestingTotals rest_across_ranks(const World& world, const std::vector<bool>& is_static, RestingImpulses& impulses,
                                 const RestingContacts& resting, RestingBodies& bodies, const std::vector<char>& owned,
                                 const Halo& halo, const Ranks& ranks, RestingSettings settings, PhaseTimes& times) {
+  const PhaseRemainder sharing(times, Phase::ranks);
   RestingTotals totals(world.walls.size());
   if (ranks.max(resting.points.empty() ? 0.0 : 1.0) == 0) return totals;
   const std::size_t n = world.grain_count();
@@ -261,10 +331,14 @@ RestingTotals rest_across_ranks(const World& world, const std::vector<bool>& is_
   }
   settings.touching_reach = ranks.max(farthest_touching(units, is_static, bodies.velocities));
   const std::vector<IslandLabel> labels = island_labels(world.id, links, halo, ranks);
+  const std::set<std::uint64_t> big = big_islands(resting, labels, ranks);
 
   std::vector<std::pair<int, Bytes>> outgoing;
-  for (const auto& [rank, parcel] : parts_for_solvers(world, impulses, resting, bodies, owned, labels, ranks))
-    outgoing.emplace_back(rank, parcel.bytes());
+  {
+    std::vector<Parcel> to_solvers = parts_for_solvers(world, impulses, resting, bodies, owned, labels, big, ranks);
+    for (std::size_t r = 0; r < to_solvers.size(); ++r)
+      if (!to_solvers[r].empty()) outgoing.emplace_back(int(r), std::move(to_solvers[r]).bytes());
+  }
   std::vector<Part> parts;
   for (const auto& [sender, bytes] : ranks.send_to_any(outgoing)) {
     ParcelReader in(bytes);
@@ -276,9 +350,9 @@ RestingTotals rest_across_ranks(const World& world, const std::vector<bool>& is_
     part.entries = in.take<EntryRecord>();
   }
   std::map<int, Parcel> replies;
-  if (!parts.empty()) totals = solve_here(world, bodies, parts, settings, times, replies);
+  if (!parts.empty()) totals = solve_here(world, bodies, parts, settings, times, ranks, replies);
   outgoing.clear();
-  for (const auto& [rank, parcel] : replies) outgoing.emplace_back(rank, parcel.bytes());
+  for (auto& [rank, parcel] : replies) outgoing.emplace_back(rank, std::move(parcel).bytes());
 
   // The new state and impulses to the ranks that sent them, on to the grains' owners.
   const BodyNames names{world};
@@ -287,7 +361,11 @@ RestingTotals rest_across_ranks(const World& world, const std::vector<bool>& is_
     for (std::uint32_t i : halo.take[k]) owner_partner[i] = std::uint32_t(k);
   std::vector<std::vector<Solved>> solved_to_owners(halo.partners.size());
   std::vector<std::vector<EntryRecord>> set_to_owners(halo.partners.size());
-  std::vector<EntryRecord> set_here;
+  std::vector<RestingImpulses::Entry> set_here;
+  auto set = [&](const EntryRecord& e, std::uint32_t a) {
+    set_here.push_back({{a, names.index(e.b, e.b_static), e.plane, e.node},
+                        RestingImpulses::Impulse(e.impulse[0], e.impulse[1], e.impulse[2])});
+  };
   auto take_solved = [&](const Solved& s) {
     const std::uint32_t i = names.index(s.id);
     bodies.velocities[i].velocity = vec(s.velocity);
@@ -300,27 +378,26 @@ RestingTotals rest_across_ranks(const World& world, const std::vector<bool>& is_
     ParcelReader in(bytes);
     for (const Solved& s : in.take<Solved>())
       if (const std::uint32_t i = take_solved(s); !owned[i]) solved_to_owners[owner_partner[i]].push_back(s);
-    for (const EntryRecord& e : in.take<EntryRecord>()) {
-      const std::uint32_t a = names.index(e.a);
-      (owned[a] ? set_here : set_to_owners[owner_partner[a]]).push_back(e);
-    }
+    for (const EntryRecord& e : in.take<EntryRecord>())
+      if (const std::uint32_t a = names.index(e.a); owned[a]) set(e, a);
+      else set_to_owners[owner_partner[a]].push_back(e);
   }
   std::vector<Bytes> to_owners;
   for (std::size_t k = 0; k < halo.partners.size(); ++k)
-    to_owners.push_back(Parcel().put(solved_to_owners[k]).put(set_to_owners[k]).bytes());
+    to_owners.push_back(std::move(Parcel().put(solved_to_owners[k]).put(set_to_owners[k])).bytes());
   for (const Bytes& bytes : ranks.exchange(halo.partners, to_owners)) {
     ParcelReader in(bytes);
     for (const Solved& s : in.take<Solved>()) take_solved(s);
-    const std::vector<EntryRecord> set = in.take<EntryRecord>();
-    set_here.insert(set_here.end(), set.begin(), set.end());
+    for (const EntryRecord& e : in.take<EntryRecord>()) set(e, names.index(e.a));
   }
+  // Set in place where the store has the key (a settled heap meets nearly every point again,
+  // as rest()'s books do); the rest merged in.
+  std::vector<RestingImpulses::Entry> added;
+  for (const RestingImpulses::Entry& e : set_here)
+    if (const std::uint32_t place = impulses.place_of(e.first); place != RestingImpulses::none) impulses.set_at(place, e.second);
+    else added.push_back(e);
   impulses.update(
-      set_here.size(),
-      [&](std::size_t k) {
-        const EntryRecord& e = set_here[k];
-        return RestingKey{names.index(e.a), names.index(e.b, e.b_static), e.plane, e.node};
-      },
-      [&](std::size_t k) { return RestingImpulses::Impulse(set_here[k].impulse[0], set_here[k].impulse[1], set_here[k].impulse[2]); });
+      added.size(), [&](std::size_t k) { return added[k].first; }, [&](std::size_t k) { return added[k].second; });
   refresh_halo(bodies.velocities, halo, ranks);
   refresh_halo(bodies.corrections, halo, ranks);
   totals.sum_across(ranks);

@@ -1,0 +1,136 @@
+#include "solver/ranks/tile_share.h"
+
+#include <bit>
+#include <stdexcept>
+
+namespace scree::solver {
+
+TileShare::TileShare(const Ranks& ranks, std::span<const std::uint32_t> phase_start, std::span<const std::uint32_t> tile_start,
+                     std::span<const std::uint32_t> unit_start,
+                     const std::vector<std::pair<std::uint32_t, std::uint32_t>>& unit_bodies, const std::vector<bool>& is_static)
+    : ranks_(ranks), words_((std::size_t(ranks.size()) + 63) / 64), needs_(is_static.size() * words_, 0) {
+  const std::size_t phases = phase_start.size() - 1, tiles = tile_start.size() - 1;
+  const std::uint64_t rank_count = std::uint64_t(ranks.size());
+  const std::size_t rank_total = std::size_t(ranks.size());
+  solves_.assign(tiles, 0);
+  // Each phase's tiles cut where the points before them pass r / R of the phase's: strips
+  // across x (tiles lie by column), so that a rank's tiles are neighbours.
+  std::vector<std::vector<std::uint32_t>> cut(phases);  // by phase: rank r's first tile, then the end
+  auto points_of = [&](std::uint32_t t) { return std::uint64_t(unit_start[tile_start[t + 1]] - unit_start[tile_start[t]]); };
+  for (std::size_t f = 0; f < phases; ++f) {
+    std::uint64_t total = 0;
+    for (std::uint32_t t = phase_start[f]; t < phase_start[f + 1]; ++t) total += points_of(t);
+    std::uint64_t before = 0;
+    std::uint32_t t = phase_start[f];
+    for (std::uint64_t r = 0; r < rank_count; ++r) {
+      while (t < phase_start[f + 1] && before * rank_count < total * r) before += points_of(t++);
+      cut[f].push_back(t);
+    }
+    cut[f].push_back(phase_start[f + 1]);
+  }
+  const std::size_t me = std::size_t(ranks.rank());
+  for (std::size_t f = 0; f < phases; ++f) {
+    mine_.emplace_back(cut[f][me], cut[f][me + 1]);
+    for (std::uint32_t t = cut[f][me]; t < cut[f][me + 1]; ++t) solves_[t] = 1;
+  }
+  // Each body's ranks, then by phase what each rank's tiles touch, in the order they meet it:
+  // what it sends to the others that hold it and what it takes from them.
+  auto each_body = [&](std::uint32_t first_tile, std::uint32_t end_tile, auto&& body) {
+    for (std::uint32_t t = first_tile; t < end_tile; ++t)
+      for (std::uint32_t u = tile_start[t]; u < tile_start[t + 1]; ++u) {
+        body(unit_bodies[u].first);
+        if (!is_static[unit_bodies[u].second]) body(unit_bodies[u].second);
+      }
+  };
+  for (std::size_t f = 0; f < phases; ++f)
+    for (std::size_t r = 0; r < rank_total; ++r)
+      each_body(cut[f][r], cut[f][r + 1], [&](std::uint32_t b) { needs_[b * words_ + r / 64] |= std::uint64_t(1) << (r % 64); });
+  std::vector<std::uint32_t> met(is_static.size(), 0);  // the run of tiles that met a body last, + 1
+  std::uint32_t run = 0;
+  auto needs = [&](std::uint32_t b, std::size_t r) { return (needs_[b * words_ + r / 64] >> (r % 64)) & 1; };
+  routes_.resize(phases);
+  for (std::size_t f = 0; f < phases; ++f) {
+    Route& route = routes_[f];
+    std::vector<std::vector<std::uint32_t>> send(rank_total), take(rank_total);
+    for (std::size_t r = 0; r < rank_total; ++r) {
+      ++run;
+      each_body(cut[f][r], cut[f][r + 1], [&](std::uint32_t b) {
+        if (met[b] == run) return;
+        met[b] = run;
+        if (r == me) {
+          for (std::size_t q = 0; q < rank_total; ++q)
+            if (q != me && needs(b, q)) send[q].push_back(b);
+        } else if (needs(b, me)) {
+          take[r].push_back(b);
+        }
+      });
+    }
+    for (std::size_t r = 0; r < rank_total; ++r)
+      if (!send[r].empty() || !take[r].empty()) {
+        route.partners.push_back(int(r));
+        route.send.push_back(std::move(send[r]));
+        route.take.push_back(std::move(take[r]));
+      }
+  }
+}
+
+bool TileShare::solves(std::uint32_t tile) const { return solves_[tile] != 0; }
+
+bool TileShare::holds(std::uint32_t body) const {
+  const std::size_t me = std::size_t(ranks_.rank());
+  return (needs_[body * words_ + me / 64] >> (me % 64)) & 1;
+}
+
+bool TileShare::keeps(std::uint32_t body) const {
+  for (std::size_t w = 0; w < words_; ++w)
+    if (const std::uint64_t word = needs_[body * words_ + w]; word != 0)
+      return w * 64 + std::size_t(std::countr_zero(word)) == std::size_t(ranks_.rank());
+  return false;
+}
+
+void TileShare::share_phase(std::size_t phase, std::vector<RigidBody>& bodies, std::vector<int>& moved,
+                            std::vector<GroupImpulse>* impulses, const std::vector<std::uint32_t>* place) const {
+  const Route& route = routes_[phase];
+  if (route.partners.empty()) return;
+  constexpr int slots = CoarseLayers::slots;
+  auto impulses_of = [&](std::uint32_t b) -> GroupImpulse* {
+    if (!impulses || (*place)[b] == CoarseLayers::none) return nullptr;
+    return &(*impulses)[std::size_t((*place)[b]) * slots];
+  };
+  std::vector<Bytes> to;
+  for (const std::vector<std::uint32_t>& send : route.send) {
+    std::vector<double> values;
+    for (std::uint32_t b : send) {
+      const RigidBody& body = bodies[b];
+      values.insert(values.end(), {body.velocity.x(), body.velocity.y(), body.velocity.z(), body.angular_velocity.x(),
+                                   body.angular_velocity.y(), body.angular_velocity.z(), double(moved[b])});
+      if (const GroupImpulse* x = impulses_of(b))
+        for (int s = 0; s < slots; ++s)
+          for (const Vec3* v : {&x[s].linear, &x[s].angular, &x[s].normal_linear, &x[s].normal_angular})
+            values.insert(values.end(), {v->x(), v->y(), v->z()});
+    }
+    to.push_back(to_bytes(std::span<const double>(values)));
+  }
+  const std::vector<Bytes> from = ranks_.exchange(route.partners, to);
+  for (std::size_t k = 0; k < route.partners.size(); ++k) {
+    const std::vector<double> values = from_bytes<double>(from[k]);
+    const double* at = values.data();
+    auto vec = [&] {
+      const Vec3 v(at[0], at[1], at[2]);
+      at += 3;
+      return v;
+    };
+    for (std::uint32_t b : route.take[k]) {
+      RigidBody& body = bodies[b];
+      body.velocity = vec();
+      body.angular_velocity = vec();
+      moved[b] = int(*at++);
+      if (GroupImpulse* x = impulses_of(b))
+        for (int s = 0; s < slots; ++s)
+          for (Vec3* v : {&x[s].linear, &x[s].angular, &x[s].normal_linear, &x[s].normal_angular}) *v = vec();
+    }
+    if (at != values.data() + values.size()) throw std::logic_error("share_phase: a partner sent other bodies than listed");
+  }
+}
+
+}  // namespace scree::solver

@@ -1,0 +1,61 @@
+#pragma once
+// A big resting island's tiles shared by ranks (docs/parallel.md, "A big island across
+// ranks"): every rank holds the island whole and builds the same schedule; each solves a strip
+// of every phase's tiles (the tiles of a phase share no grain, tiles.h) and, after the phase,
+// sends the bodies its tiles touched to the ranks whose tiles touch them too. So every unit
+// reads the velocities one process would give it, on any number of ranks, and the passes
+// cost each rank its strip rather than the island.
+#include <cstdint>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include "solver/impulse/coarse_step.h"
+#include "solver/ranks/communicator.h"
+#include "solver/rigid_body.h"
+
+namespace scree::solver {
+
+class TileShare {
+ public:
+  // An island's schedule: tiles phase_start[f] .. phase_start[f + 1] make phase f, units
+  // tile_start[t] .. tile_start[t + 1] tile t, points unit_start[u] .. unit_start[u + 1] unit u,
+  // whose bodies are unit_bodies[u] (A a grain; B a grain or a static body, `is_static` by
+  // body). Each phase's tiles are cut into one run a rank, in order, of about equal points.
+  TileShare(const Ranks& ranks, std::span<const std::uint32_t> phase_start, std::span<const std::uint32_t> tile_start,
+            std::span<const std::uint32_t> unit_start,
+            const std::vector<std::pair<std::uint32_t, std::uint32_t>>& unit_bodies, const std::vector<bool>& is_static);
+
+  const Ranks& ranks() const { return ranks_; }
+  // This rank's tiles of phase f: first(f) .. last(f).
+  std::uint32_t first(std::size_t phase) const { return mine_[phase].first; }
+  std::uint32_t last(std::size_t phase) const { return mine_[phase].second; }
+  bool solves(std::uint32_t tile) const;
+  // Whether a unit of this rank's tiles moves `body` (this rank then holds its velocities as
+  // one process would), and whether this rank is the least such (it reports the body).
+  bool holds(std::uint32_t body) const;
+  bool keeps(std::uint32_t body) const;
+
+  // After phase f, on every rank: what this rank's tiles of f may have changed of their bodies
+  // (velocities in `bodies`, the pass that moved them in `moved`) to the ranks that hold them,
+  // and the same from the others. With `impulses`, the coarse step's group impulses of the
+  // grains that have them (`place` by body, CoarseLayers::none for none; slots a grain) travel
+  // too, as they add up unit by unit in schedule order.
+  void share_phase(std::size_t phase, std::vector<RigidBody>& bodies, std::vector<int>& moved,
+                   std::vector<GroupImpulse>* impulses = nullptr, const std::vector<std::uint32_t>* place = nullptr) const;
+
+ private:
+  struct Route {
+    std::vector<int> partners;                     // ascending
+    std::vector<std::vector<std::uint32_t>> send;  // by partner, the order both sides list
+    std::vector<std::vector<std::uint32_t>> take;
+  };
+  const Ranks& ranks_;
+  std::size_t words_;                 // of a body's mask of ranks
+  std::vector<std::uint64_t> needs_;  // by body: the ranks whose tiles move it
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> mine_;  // by phase
+  std::vector<char> solves_;          // by tile
+  std::vector<Route> routes_;         // by phase
+};
+
+}  // namespace scree::solver

@@ -1,0 +1,189 @@
+// A big resting island's tiles shared by ranks (solver/ranks/tile_share.h) and its coarse step
+// summed across them (solver/impulse/coarse_step.h, CoarseShare), on 1, 2, 3 and 4 ranks: each
+// tile solved by one rank, each body reported by one, the bodies a phase moved handed to every
+// rank that holds them, and the coarse step's scales and work the bits one process gets.
+#include <gtest/gtest.h>
+
+#include "solver/impulse/coarse_step.h"
+#include "solver/ranks/tile_share.h"
+
+namespace scree::solver {
+namespace {
+
+// A row of 40 grains on a floor (body 40, static): unit (i, floor) and unit (i, i + 1) in cell
+// i / 2, so that a tile holds grains 2c .. 2c + 2; the even cells are phase 0, the odd phase 1
+// (no two tiles of a phase share a grain). Unit u has 1 + u % 4 points.
+struct Row {
+  static constexpr std::uint32_t grains = 40;
+  std::vector<std::uint32_t> phase_start, tile_start, unit_start;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> unit_bodies;
+  std::vector<bool> is_static = std::vector<bool>(grains + 1, false);
+  std::vector<std::uint32_t> tile_phase;
+
+  Row() {
+    is_static[grains] = true;
+    phase_start = {0};
+    tile_start = {0};
+    unit_start = {0};
+    for (std::uint32_t phase = 0; phase < 2; ++phase) {
+      for (std::uint32_t cell = phase; cell < grains / 2; cell += 2) {
+        for (std::uint32_t i = 2 * cell; i < 2 * cell + 2; ++i) {
+          unit_bodies.emplace_back(i, grains);
+          if (i + 1 < grains) unit_bodies.emplace_back(i, i + 1);
+        }
+        while (unit_start.size() <= unit_bodies.size()) {
+          const std::uint32_t u = std::uint32_t(unit_start.size() - 1);
+          unit_start.push_back(unit_start.back() + 1 + u % 4);
+        }
+        tile_start.push_back(std::uint32_t(unit_bodies.size()));
+        tile_phase.push_back(phase);
+      }
+      phase_start.push_back(std::uint32_t(tile_start.size() - 1));
+    }
+    phase_start.push_back(phase_start.back());  // two phases without tiles, as tiles.h has four
+    phase_start.push_back(phase_start.back());
+  }
+  TileShare share(const Ranks& ranks) const {
+    return TileShare(ranks, phase_start, tile_start, unit_start, unit_bodies, is_static);
+  }
+  std::uint32_t tiles() const { return std::uint32_t(tile_start.size() - 1); }
+  // Whether a unit of tile t moves body b.
+  bool touches(std::uint32_t t, std::uint32_t b) const {
+    for (std::uint32_t u = tile_start[t]; u < tile_start[t + 1]; ++u)
+      if (unit_bodies[u].first == b || unit_bodies[u].second == b) return true;
+    return false;
+  }
+};
+
+TEST(TileShare, EachTileHasOneRankAndEachBodyOneReporter) {
+  const Ranks ranks = Ranks::world();
+  const Row row;
+  const TileShare share = row.share(ranks);
+  std::vector<std::int64_t> solvers(row.tiles(), 0), reporters(Row::grains, 0);
+  for (std::uint32_t t = 0; t < row.tiles(); ++t) solvers[t] = share.solves(t);
+  for (std::uint32_t b = 0; b < Row::grains; ++b) {
+    reporters[b] = share.keeps(b);
+    bool touched = false;
+    for (std::uint32_t t = 0; t < row.tiles(); ++t) touched = touched || (share.solves(t) && row.touches(t, b));
+    EXPECT_EQ(share.holds(b), touched) << "grain " << b;
+    EXPECT_TRUE(!share.keeps(b) || share.holds(b)) << "grain " << b;
+  }
+  // This rank's tiles of a phase: one run of it, about its share of the phase's points.
+  for (std::size_t f = 0; f < 4; ++f) {
+    EXPECT_LE(row.phase_start[f], share.first(f));
+    EXPECT_LE(share.first(f), share.last(f));
+    EXPECT_LE(share.last(f), row.phase_start[f + 1]);
+    std::uint32_t points = 0, total = 0, widest = 0;
+    for (std::uint32_t t = row.phase_start[f]; t < row.phase_start[f + 1]; ++t) {
+      const std::uint32_t tile_points = row.unit_start[row.tile_start[t + 1]] - row.unit_start[row.tile_start[t]];
+      total += tile_points;
+      widest = std::max(widest, tile_points);
+      if (t >= share.first(f) && t < share.last(f)) points += tile_points;
+      EXPECT_EQ(share.solves(t), t >= share.first(f) && t < share.last(f));
+    }
+    EXPECT_LE(std::abs(double(points) - double(total) / ranks.size()), double(widest)) << "phase " << f;
+  }
+  ranks.sum(solvers);
+  ranks.sum(reporters);
+  for (std::uint32_t t = 0; t < row.tiles(); ++t) EXPECT_EQ(solvers[t], 1) << "tile " << t;
+  for (std::uint32_t b = 0; b < Row::grains; ++b) EXPECT_EQ(reporters[b], 1) << "grain " << b;
+}
+
+// Each phase, the rank of each tile writes the grains it touches (the velocities, the pass,
+// the group impulses of the grains that have them); after share_phase() every rank that holds a
+// grain reads what its tile wrote.
+TEST(TileShare, APhasesBodiesReachEveryRankThatHoldsThem) {
+  const Ranks ranks = Ranks::world();
+  const Row row;
+  const TileShare share = row.share(ranks);
+  constexpr int slots = CoarseLayers::slots;
+  std::vector<RigidBody> bodies(Row::grains + 1);
+  std::vector<int> moved(Row::grains + 1, -1);
+  std::vector<std::uint32_t> place(Row::grains + 1, CoarseLayers::none);
+  for (std::uint32_t b = 0; b < Row::grains; b += 2) place[b] = b / 2;  // every other grain has group impulses
+  std::vector<GroupImpulse> impulses(Row::grains / 2 * slots);
+  auto written = [](std::uint32_t b, std::size_t f) { return Vec3(double(b), double(f), 0.5 * double(b * f)); };
+  for (std::size_t f = 0; f < 2; ++f) {
+    for (std::uint32_t t = share.first(f); t < share.last(f); ++t)
+      for (std::uint32_t b = 0; b < Row::grains; ++b)
+        if (row.touches(t, b)) {
+          bodies[b].velocity = written(b, f);
+          bodies[b].angular_velocity = -written(b, f);
+          moved[b] = int(f) + 7;
+          if (place[b] != CoarseLayers::none) impulses[place[b] * slots + 2].normal_angular = written(b, f);
+        }
+    share.share_phase(f, bodies, moved, &impulses, &place);
+    for (std::uint32_t t = row.phase_start[f]; t < row.phase_start[f + 1]; ++t)
+      for (std::uint32_t b = 0; b < Row::grains; ++b)
+        if (row.touches(t, b) && share.holds(b)) {
+          EXPECT_EQ(bodies[b].velocity, written(b, f)) << "grain " << b << ", phase " << f;
+          EXPECT_EQ(bodies[b].angular_velocity, -written(b, f)) << "grain " << b << ", phase " << f;
+          EXPECT_EQ(moved[b], int(f) + 7) << "grain " << b << ", phase " << f;
+          if (place[b] != CoarseLayers::none) {
+            EXPECT_EQ(impulses[place[b] * slots + 2].normal_angular, written(b, f)) << "grain " << b << ", phase " << f;
+          }
+        }
+  }
+}
+
+// A column of 12 grains on a floor and its coarse step from uneven impulses: the scales, the
+// grains' new velocities and the booked work the same bits on every rank as one process, with
+// each rank adding the grains it keeps and the units it solved.
+TEST(TileShare, ACoarseStepSharedByRanksGivesOneProcessBits) {
+  const Ranks ranks = Ranks::world();
+  constexpr std::uint32_t n = 12;
+  constexpr int slots = CoarseLayers::slots;
+  std::vector<bool> is_static(n + 1, false);
+  is_static[n] = true;
+  std::vector<CoarseUnit> units{{0, n, true}};
+  for (std::uint32_t k = 1; k < n; ++k) units.push_back({k, k - 1, false});
+  const CoarseLayers layers = coarse_layers(units, is_static);
+  std::vector<RigidBody> bodies(n + 1);
+  std::vector<Mat3> inverse_inertia(n + 1, Mat3::Zero());
+  std::vector<GroupImpulse> impulses(n * slots);
+  std::vector<double> reached(n);
+  for (std::uint32_t k = 0; k < n; ++k) {
+    bodies[k].inverse_mass = 1 / (0.01 + 0.003 * k);
+    bodies[k].velocity = Vec3(0.001 * k, -0.002, -9.81e-3 * (1 + 0.1 * k));
+    bodies[k].angular_velocity = Vec3(0.01, 0.02 * k, -0.003);
+    inverse_inertia[k] = (1e3 + 10.0 * k) * Mat3::Identity();
+    reached[k] = -1e-6 * (k + 1);
+    for (int s = 0; s < slots && layers.grain_groups[k * slots + std::size_t(s)] >= 0; ++s) {
+      GroupImpulse& x = impulses[k * slots + std::size_t(s)];
+      x.linear = Vec3(1e-5 * s, 2e-6 * k, (s == 0 ? 1 : -1) * 1e-4 * (1 + 0.07 * k));
+      x.angular = Vec3(3e-7 * k, -1e-7 * s, 2e-8);
+      x.normal_linear = Vec3(0, 0, x.linear.z());
+      x.normal_angular = 0.5 * x.angular;
+    }
+  }
+  std::vector<RigidBody> alone = bodies;
+  std::vector<GroupImpulse> alone_impulses = impulses;
+  const std::vector<double> scales = coarse_scales(layers, alone_impulses, alone, inverse_inertia, reached);
+  std::vector<VelocityChange> changes(layers.grains.size());
+  const ContactWork work = move_grains(layers, scales, alone_impulses, alone, inverse_inertia, changes);
+
+  // Grain k kept by rank k % R and held by it and the next; unit u solved by rank (u + 1) % R.
+  const std::size_t r = std::size_t(ranks.rank()), size = std::size_t(ranks.size());
+  CoarseShare share{ranks, {}, {}, {}};
+  for (std::uint32_t i = 0; i < layers.grains.size(); ++i) {
+    const std::size_t keeper = layers.grains[i] % size;
+    share.keeps.push_back(keeper == r);
+    share.holds.push_back(keeper == r || (keeper + 1) % size == r);
+  }
+  for (std::size_t u = 0; u < units.size(); ++u) share.solved.push_back((u + 1) % size == r);
+  const std::vector<double> shared_scales = coarse_scales(layers, impulses, bodies, inverse_inertia, reached, &share);
+  EXPECT_EQ(shared_scales, scales);
+  std::vector<VelocityChange> shared_changes(layers.grains.size());
+  const ContactWork shared_work = move_grains(layers, shared_scales, impulses, bodies, inverse_inertia, shared_changes, &share);
+  EXPECT_EQ(shared_work.normal, work.normal);
+  EXPECT_EQ(shared_work.friction, work.friction);
+  EXPECT_NE(work.normal, 0.0);
+  for (std::uint32_t i = 0; i < layers.grains.size(); ++i)
+    if (share.holds[i]) {
+      EXPECT_EQ(bodies[layers.grains[i]].velocity, alone[layers.grains[i]].velocity) << "grain " << layers.grains[i];
+      EXPECT_EQ(bodies[layers.grains[i]].angular_velocity, alone[layers.grains[i]].angular_velocity) << "grain " << layers.grains[i];
+    }
+}
+
+}  // namespace
+}  // namespace scree::solver
