@@ -45,10 +45,12 @@ struct PointRecord {
   double touch;
 };
 
-// A grain where the sweep posed it, and its corrections so far.
+// A grain where the sweep posed it, and its corrections so far (all a correction holds that
+// the passes read or write: its velocities; the rest is the posed body's).
 struct GrainState {
   std::uint64_t id;
-  BodyRecord posed, correction;
+  BodyRecord posed;
+  double correction[3], angular_correction[3];
 };
 
 // A resting impulse by ids (RestingKey), and whether this step set it.
@@ -67,6 +69,29 @@ struct Solved {
 
 Vec3 vec(const double* x) { return Vec3(x[0], x[1], x[2]); }
 void put(const Vec3& v, double* x) { x[0] = v.x(), x[1] = v.y(), x[2] = v.z(); }
+
+// What one rank sends an island's solver (its own part handed over as it is, the others' as
+// bytes).
+struct Part {
+  int sender;
+  std::vector<FaceRecord> faces;
+  std::vector<PointRecord> points;
+  std::vector<GrainState> grains;
+  std::vector<EntryRecord> entries;
+
+  bool empty() const { return faces.empty() && entries.empty(); }
+  Bytes bytes() const { return std::move(Parcel().put(faces).put(points).put(grains).put(entries)).bytes(); }
+  static Part read(int sender, const Bytes& bytes) {
+    ParcelReader in(bytes);  // in the order written: a braced list's items are read in order
+    return {sender, in.take<FaceRecord>(), in.take<PointRecord>(), in.take<GrainState>(), in.take<EntryRecord>()};
+  }
+};
+
+// What an island's solver sends back: the grains' new state and the points' impulses.
+struct Reply {
+  std::vector<Solved> solved;
+  std::vector<EntryRecord> set;
+};
 
 // Names and indices of a world's bodies.
 struct BodyNames {
@@ -121,16 +146,13 @@ std::set<std::uint64_t> big_islands(const RestingContacts& resting, const std::v
 // What this rank sends each island's solver: its faces with their points and bodies, and the
 // store's entries of the grains it owns there. A big island's parts go to every rank, which
 // solve it together (docs/parallel.md, "A big island across ranks").
-std::vector<Parcel> parts_for_solvers(const World& world, const RestingImpulses& impulses, const RestingContacts& resting,
-                                      const RestingBodies& bodies, const std::vector<char>& owned,
-                                      const std::vector<IslandLabel>& labels, const std::set<std::uint64_t>& big,
-                                      const Ranks& ranks) {
+std::vector<Part> parts_for_solvers(const World& world, const RestingImpulses& impulses, const RestingContacts& resting,
+                                    const RestingBodies& bodies, const std::vector<char>& owned,
+                                    const std::vector<IslandLabel>& labels, const std::set<std::uint64_t>& big,
+                                    const Ranks& ranks) {
   const BodyNames names{world};
   const std::size_t n = world.grain_count(), rank_count = std::size_t(ranks.size());
-  std::vector<std::vector<FaceRecord>> faces(rank_count);
-  std::vector<std::vector<PointRecord>> points(rank_count);
-  std::vector<std::vector<GrainState>> grains(rank_count);
-  std::vector<std::vector<EntryRecord>> entries(rank_count);
+  std::vector<Part> parts(rank_count, Part{ranks.rank(), {}, {}, {}, {}});
   std::vector<char> sent(n * rank_count, 0);  // by grain and rank: in its part already
   // Each grain's solvers: its island's owner, or every rank for a big island.
   std::vector<char> in_big(n, 0);
@@ -154,15 +176,18 @@ std::vector<Parcel> parts_for_solvers(const World& world, const RestingImpulses&
     put(face.normal, record.normal);
     put(face.tangent, record.tangent);
     each_solver(face.a, [&](std::size_t solver) {
-      faces[solver].push_back(record);
+      Part& part = parts[solver];
+      part.faces.push_back(record);
       for (std::size_t k = next_point; k < end; ++k) {
         const RestingPoint& p = resting.points[k];
-        points[solver].push_back({p.node, {p.arm.x(), p.arm.y(), p.arm.z()}, {p.k_nn, p.k_n1, p.k_n2, p.k_11, p.k_12, p.k_22}, p.touch});
+        part.points.push_back({p.node, {p.arm.x(), p.arm.y(), p.arm.z()}, {p.k_nn, p.k_n1, p.k_n2, p.k_11, p.k_12, p.k_22}, p.touch});
       }
       for (const std::uint32_t body : {face.a, face.b})
         if (body < n && !sent[body * rank_count + solver]) {
           sent[body * rank_count + solver] = 1;
-          grains[solver].push_back({world.id[body], record_of(bodies.velocities[body]), record_of(bodies.corrections[body])});
+          GrainState& g = part.grains.emplace_back(GrainState{world.id[body], record_of(bodies.velocities[body]), {}, {}});
+          put(bodies.corrections[body].velocity, g.correction);
+          put(bodies.corrections[body].angular_velocity, g.angular_correction);
         }
     });
     next_point = end;
@@ -171,23 +196,11 @@ std::vector<Parcel> parts_for_solvers(const World& world, const RestingImpulses&
     if (!owned[i]) continue;
     for (const RestingImpulses::Entry& e : impulses.of_grain(i)) {
       const EntryRecord entry = entry_record(names, e.first, e.second, impulses.set_this_step(e));
-      each_solver(i, [&](std::size_t solver) { entries[solver].push_back(entry); });
+      each_solver(i, [&](std::size_t solver) { parts[solver].entries.push_back(entry); });
     }
   }
-  std::vector<Parcel> parts(rank_count);
-  for (std::size_t r = 0; r < rank_count; ++r)
-    if (!faces[r].empty() || !entries[r].empty()) parts[r].put(faces[r]).put(points[r]).put(grains[r]).put(entries[r]);
   return parts;
 }
-
-// What one rank sent an island's solver, as it came.
-struct Part {
-  int sender;
-  std::vector<FaceRecord> faces;
-  std::vector<PointRecord> points;
-  std::vector<GrainState> grains;
-  std::vector<EntryRecord> entries;
-};
 
 // Solves the islands whose parts came here on a world of their own (their grains in id order,
 // then the world's static bodies), by the rest() one process runs; returns the totals and, by
@@ -195,7 +208,7 @@ struct Part {
 // big island, those this rank reports: shared.reports and shared.solved).
 RestingTotals solve_here(const World& world, const RestingBodies& bodies, std::vector<Part>& parts,
                          const RestingSettings& settings, PhaseTimes& times, const Ranks& ranks,
-                         std::map<int, Parcel>& replies) {
+                         std::map<int, Reply>& replies) {
   std::vector<const GrainState*> grains;
   for (const Part& part : parts)
     for (const GrainState& g : part.grains) grains.push_back(&g);
@@ -207,7 +220,9 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, std::v
   for (const GrainState* g : grains) {
     local.id.push_back(g->id);
     posed.push_back(body_of(g->posed));
-    corrections.push_back(body_of(g->correction));
+    corrections.push_back(posed.back());
+    corrections.back().velocity = vec(g->correction);
+    corrections.back().angular_velocity = vec(g->angular_correction);
   }
   const std::size_t n = local.id.size(), statics_from = world.grain_count();
   local.shape.assign(n, 0);
@@ -294,7 +309,7 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, std::v
     set[face_of_point[k]->part].push_back({r.a, r.b, r.b_static, 1, r.plane, resting.points[at].node, {impulse.x(), impulse.y(), impulse.z()}});
   }
   for (std::size_t k = 0; k < parts.size(); ++k) {
-    std::vector<Solved> solved;
+    Reply& reply = replies[parts[k].sender];  // one part a sender
     for (const GrainState& g : parts[k].grains) {
       const std::uint32_t i = names.index(g.id);
       if (!shared.reports[i]) continue;
@@ -303,9 +318,9 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, std::v
       put(posed[i].angular_velocity, s.angular_velocity);
       put(corrections[i].velocity, s.correction);
       put(corrections[i].angular_velocity, s.angular_correction);
-      solved.push_back(s);
+      reply.solved.push_back(s);
     }
-    replies[parts[k].sender].put(solved).put(set[k]);
+    reply.set = std::move(set[k]);
   }
   return totals;
 }
@@ -333,26 +348,22 @@ RestingTotals rest_across_ranks(const World& world, const std::vector<bool>& is_
   const std::vector<IslandLabel> labels = island_labels(world.id, links, halo, ranks);
   const std::set<std::uint64_t> big = big_islands(resting, labels, ranks);
 
+  // The parts to the islands' solvers: this rank's own kept as they are, the others' as bytes.
+  std::vector<Part> parts;
   std::vector<std::pair<int, Bytes>> outgoing;
   {
-    std::vector<Parcel> to_solvers = parts_for_solvers(world, impulses, resting, bodies, owned, labels, big, ranks);
+    std::vector<Part> to_solvers = parts_for_solvers(world, impulses, resting, bodies, owned, labels, big, ranks);
     for (std::size_t r = 0; r < to_solvers.size(); ++r)
-      if (!to_solvers[r].empty()) outgoing.emplace_back(int(r), std::move(to_solvers[r]).bytes());
+      if (to_solvers[r].empty()) continue;
+      else if (int(r) == ranks.rank()) parts.push_back(std::move(to_solvers[r]));
+      else outgoing.emplace_back(int(r), to_solvers[r].bytes());
   }
-  std::vector<Part> parts;
-  for (const auto& [sender, bytes] : ranks.send_to_any(outgoing)) {
-    ParcelReader in(bytes);
-    Part& part = parts.emplace_back();
-    part.sender = sender;
-    part.faces = in.take<FaceRecord>();
-    part.points = in.take<PointRecord>();
-    part.grains = in.take<GrainState>();
-    part.entries = in.take<EntryRecord>();
-  }
-  std::map<int, Parcel> replies;
+  for (const auto& [sender, bytes] : ranks.send_to_any(outgoing)) parts.push_back(Part::read(sender, bytes));
+  std::map<int, Reply> replies;
   if (!parts.empty()) totals = solve_here(world, bodies, parts, settings, times, ranks, replies);
   outgoing.clear();
-  for (auto& [rank, parcel] : replies) outgoing.emplace_back(rank, std::move(parcel).bytes());
+  for (const auto& [rank, reply] : replies)
+    if (rank != ranks.rank()) outgoing.emplace_back(rank, std::move(Parcel().put(reply.solved).put(reply.set)).bytes());
 
   // The new state and impulses to the ranks that sent them, on to the grains' owners.
   const BodyNames names{world};
@@ -374,13 +385,18 @@ RestingTotals rest_across_ranks(const World& world, const std::vector<bool>& is_
     bodies.corrections[i].angular_velocity = vec(s.angular_correction);
     return i;
   };
-  for (const auto& [sender, bytes] : ranks.send_to_any(outgoing)) {
-    ParcelReader in(bytes);
-    for (const Solved& s : in.take<Solved>())
+  auto take_reply = [&](const std::vector<Solved>& solved, const std::vector<EntryRecord>& entries) {
+    for (const Solved& s : solved)
       if (const std::uint32_t i = take_solved(s); !owned[i]) solved_to_owners[owner_partner[i]].push_back(s);
-    for (const EntryRecord& e : in.take<EntryRecord>())
+    for (const EntryRecord& e : entries)
       if (const std::uint32_t a = names.index(e.a); owned[a]) set(e, a);
       else set_to_owners[owner_partner[a]].push_back(e);
+  };
+  if (const auto own = replies.find(ranks.rank()); own != replies.end()) take_reply(own->second.solved, own->second.set);
+  for (const auto& [sender, bytes] : ranks.send_to_any(outgoing)) {
+    ParcelReader in(bytes);
+    const std::vector<Solved> solved = in.take<Solved>();
+    take_reply(solved, in.take<EntryRecord>());
   }
   std::vector<Bytes> to_owners;
   for (std::size_t k = 0; k < halo.partners.size(); ++k)
