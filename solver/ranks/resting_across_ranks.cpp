@@ -5,6 +5,7 @@
 #include <numeric>
 #include <set>
 #include <tuple>
+#include <unordered_map>
 
 #include "solver/impulse/tiles.h"
 #include "solver/ranks/body_records.h"
@@ -236,16 +237,21 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, std::v
   std::vector<bool> is_static(posed.size(), false);
   std::fill(is_static.begin() + std::ptrdiff_t(n), is_static.end(), true);
   const BodyNames names{local};
-  // A body by name, if held here.
+  // A body by name, if held here: by a table of the ids, as every face and warm start asks
+  // (a search through the ids each time was a tenth of the sharing, docs/benchmarks.md).
   constexpr std::uint32_t absent = ~std::uint32_t(0);
+  std::unordered_map<std::uint64_t, std::uint32_t> index_of;
+  index_of.reserve(2 * n);
+  for (std::uint32_t i = 0; i < n; ++i) index_of.emplace(local.id[i], i);
   auto held = [&](std::uint64_t id, std::uint32_t is_static_body) {
     if (is_static_body) return names.index(id, 1);
-    const std::uint32_t i = names.index(id);
-    return i < n && local.id[i] == id ? i : absent;
+    const auto at = index_of.find(id);
+    return at == index_of.end() ? absent : at->second;
   };
 
   // The faces in one process's order, each with its points, its bodies and where it came from.
   struct Face {
+    decltype(FaceRecord().order()) order;
     const FaceRecord* record;
     const PointRecord* points;
     std::uint32_t part, a, b;
@@ -254,9 +260,9 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, std::v
   for (std::size_t k = 0; k < parts.size(); ++k)
     for (std::size_t f = 0, point = 0; f < parts[k].faces.size(); point += parts[k].faces[f++].points) {
       const FaceRecord& r = parts[k].faces[f];
-      faces.push_back({&r, parts[k].points.data() + point, std::uint32_t(k), names.index(r.a), names.index(r.b, r.b_static)});
+      faces.push_back({r.order(), &r, parts[k].points.data() + point, std::uint32_t(k), held(r.a, 0), held(r.b, r.b_static)});
     }
-  std::sort(faces.begin(), faces.end(), [](const Face& x, const Face& y) { return x.record->order() < y.record->order(); });
+  std::sort(faces.begin(), faces.end(), [](const Face& x, const Face& y) { return x.order < y.order; });
   RestingContacts resting;
   std::size_t point_count = 0;
   for (const Part& part : parts) point_count += part.points.size();
