@@ -453,7 +453,7 @@ void share_among_ranks(Simulation& sim, const Ranks& ranks) {
     if (bounds.isEmpty()) bounds = Box(Vec3::Zero(), Vec3::Zero());
     regions = Decomposition::cartesian(bounds, *grid);
   } else {
-    regions = Decomposition::bisection(places, std::vector<std::int64_t>(places.size(), 1), ranks.size());
+    regions = Decomposition::bisection(places, bisection_weights(w), ranks.size());
   }
   // The halo: how far two grains can touch (their bounding radii, the glue distance, the
   // contact search's margin at the case's step), and a skin of half the largest radius that

@@ -28,9 +28,9 @@ struct RankShare {
   Halo halo;
   std::vector<Vec3> handed_at;  // by grain: its centroid at the last hand-over
   int hand_overs = 0;           // so far
-  // Regions cut anew by bisection (counts of grains) when the rank owning the most grains
-  // owns more than `recut_above` times the mean, as an avalanche's mass travels; 0: never (a
-  // grid the case asked for).
+  // Regions cut anew by bisection (grains weighed by bisection_weights()) when the rank owning
+  // the most weight owns more than `recut_above` times the mean, as an avalanche's mass
+  // travels and its contacts form; 0: never (a grid the case asked for).
   double recut_above = 0;
   int recuts = 0;  // so far
 
@@ -48,5 +48,11 @@ struct RankShare {
   // This rank's part of a contact search (contact_finding.h).
   SearchShare search() const { return {regions, ranks.rank(), owned}; }
 };
+
+// What each grain of `world` weighs for the bisection (`owned`: those it holds; null: all):
+// one for the grain, and one for each contact it is body A of in the resting store (the
+// bodies and walls it rested on last step), the work a grain brings to the search and the
+// solve (docs/parallel.md, "Decomposition").
+std::vector<std::int64_t> bisection_weights(const World& world, const std::vector<char>* owned = nullptr);
 
 }  // namespace scree::solver

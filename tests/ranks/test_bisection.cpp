@@ -6,6 +6,7 @@
 #include <random>
 
 #include "solver/ranks/decomposition.h"
+#include "solver/ranks/rank_share.h"
 
 namespace scree::solver {
 namespace {
@@ -41,6 +42,24 @@ TEST(Bisection, RanksHoldingSharesOfThePointsCutAsOneHoldingAll) {
       }
     }
   }
+}
+
+// A grain weighs one, and one more for each body or wall it rested on last step as body A
+// (its points on one contact counting once), so that the bisection shares the work, not only
+// the grains (the issue: "weighted by grains and contacts").
+TEST(Bisection, AGrainWeighsOnePlusItsContacts) {
+  World w;
+  w.shapes.push_back(GrainShape::sphere(0.1));
+  for (std::uint64_t id = 0; id < 3; ++id) w.add_grain(id, 0, 0, 2650, 1, Vec3(double(id), 0, 0), Quat::Identity());
+  auto key = [](std::uint32_t a, std::uint32_t b, std::int32_t plane, std::int32_t node) { return RestingKey{a, b, plane, node}; };
+  const RestingImpulses::Impulse p(1, 0, 0);
+  // Grain 0: three points on grain 1, one on grain 2, two on a wall (body 3, plane 1):
+  // three contacts. Grain 1: none as A. Grain 2: one point on grain 0.
+  w.resting_impulses = RestingImpulses({{key(0, 1, 0, 4), p}, {key(0, 1, 0, 7), p}, {key(0, 1, 0, 9), p}, {key(0, 2, 0, 1), p},
+                                        {key(0, 3, 1, 2), p}, {key(0, 3, 1, 5), p}, {key(2, 0, 0, 3), p}});
+  EXPECT_EQ(bisection_weights(w), (std::vector<std::int64_t>{4, 1, 2}));
+  const std::vector<char> owned{0, 1, 1};
+  EXPECT_EQ(bisection_weights(w, &owned), (std::vector<std::int64_t>{1, 2}));
 }
 
 }  // namespace
