@@ -8,6 +8,7 @@
 #include <cmath>
 #include <numeric>
 #include <optional>
+#include <stdexcept>
 #include <type_traits>
 
 #include <omp.h>
@@ -833,6 +834,7 @@ SolvedIslands solve_islands(const std::vector<bool>& is_static, const RestingImp
   // impulse of the last step first.
   std::vector<char> warm_started(points.size(), false);
   auto warm_start = [&](std::size_t k) {
+    if (shared && !shared->given.empty() && !shared->given[k]) return;  // a place holder
     RestingPoint& p = points[k];
     const RestingFace& face = resting.face_of(p);
     const ContactFrame frame = face.frame();
@@ -923,6 +925,12 @@ SolvedIslands solve_islands(const std::vector<bool>& is_static, const RestingImp
     pushed[i] = passes_until_still(schedules[i], points, bodies.corrections, is_static, moved, settings,
                                    pass_limits[i], parallel, Push{bodies, resting.faces}, none, crowded, tiles);
   };
+  // Which points came whole, by place: a point this rank solves must have.
+  std::vector<char> given_at;
+  if (shared && !shared->given.empty()) {
+    given_at.assign(points.size(), 1);
+    for (std::size_t k = 0; k < shared->given.size(); ++k) given_at[shared->placed[k]] = shared->given[k];
+  }
   // Shared by ranks, the big islands go with them whatever the cores (each rank's threads
   // share its strips as they may); what this rank reports is marked as they are solved.
   const bool across = shared && shared->ranks.size() > 1;
@@ -935,6 +943,11 @@ SolvedIslands solve_islands(const std::vector<bool>& is_static, const RestingImp
     const Schedule& s = schedules[i];
     const std::vector<std::pair<std::uint32_t, std::uint32_t>> unit_bodies_of = unit_bodies(s, points, resting.faces);
     const TileShare tiles(shared->ranks, s.phase_start, s.tile_start, s.unit_start, unit_bodies_of, is_static);
+    if (!given_at.empty())
+      for (std::size_t t = 0; t + 1 < s.tile_start.size(); ++t)
+        if (tiles.solves(std::uint32_t(t)))
+          for (std::uint32_t q = s.unit_start[s.tile_start[t]]; q < s.unit_start[s.tile_start[t + 1]]; ++q)
+            if (!given_at[s.points[q]]) throw std::logic_error("resting across ranks: a point of this rank's strip did not come");
     timer.emplace(times, Phase::velocity_passes);
     hold_island(i, parallel, crowded, &tiles);
     timer.emplace(times, Phase::correction_passes);

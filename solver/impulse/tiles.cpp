@@ -25,18 +25,22 @@ double farthest_touching(const std::vector<std::pair<std::uint32_t, std::uint32_
 
 double tile_width(double farthest, double largest_reach) { return (farthest > 0 ? farthest : largest_reach) * (1 + 1e-9); }
 
-Tiling tile_units(const std::vector<std::pair<std::uint32_t, std::uint32_t>>& unit_bodies, const std::vector<bool>& is_static,
-                  const std::vector<RigidBody>& posed, double width) {
+std::array<std::int64_t, 2> unit_cell(std::uint32_t a, std::uint32_t b, const std::vector<bool>& is_static,
+                                      const std::vector<RigidBody>& posed, double width) {
   // Monotone in the place, so two grains a width apart or less lie in one cell or next ones.
   auto cell = [&](std::uint32_t body, int axis) { return std::int64_t(std::floor(posed[body].position[axis] / width)); };
-  auto phase_of = [](const std::array<std::int64_t, 2>& c) { return int((c[0] & 1) * 2 + (c[1] & 1)); };
+  std::array<std::int64_t, 2> c{cell(a, 0), cell(a, 1)};
+  if (!is_static[b]) c = {std::min(c[0], cell(b, 0)), std::min(c[1], cell(b, 1))};
+  return c;
+}
+
+int phase_of(const std::array<std::int64_t, 2>& c) { return int((c[0] & 1) * 2 + (c[1] & 1)); }
+
+Tiling tile_units(const std::vector<std::pair<std::uint32_t, std::uint32_t>>& unit_bodies, const std::vector<bool>& is_static,
+                  const std::vector<RigidBody>& posed, double width) {
   std::vector<std::array<std::int64_t, 2>> unit_cell;
   unit_cell.reserve(unit_bodies.size());
-  for (const auto& [a, b] : unit_bodies) {
-    std::array<std::int64_t, 2> c{cell(a, 0), cell(a, 1)};
-    if (!is_static[b]) c = {std::min(c[0], cell(b, 0)), std::min(c[1], cell(b, 1))};
-    unit_cell.push_back(c);
-  }
+  for (const auto& [a, b] : unit_bodies) unit_cell.push_back(solver::unit_cell(a, b, is_static, posed, width));
   // The cells that hold units, phase by phase, then by column and row: the tiles.
   std::vector<std::uint32_t> by_cell(unit_bodies.size());
   std::iota(by_cell.begin(), by_cell.end(), 0u);

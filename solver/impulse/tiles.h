@@ -45,6 +45,13 @@ double farthest_touching(const std::vector<std::pair<std::uint32_t, std::uint32_
 // 7–13 % slower (docs/benchmarks.md, "Issue 28: the first pass").
 double tile_width(double farthest, double largest_reach);
 
+// The cell of the unit between bodies A (a grain) and B on the grid of cells `width` wide: its
+// grains' lower column and lower row (a static B, which has no place, leaves A's), and the
+// phase of a cell (the parities of its column and row).
+std::array<std::int64_t, 2> unit_cell(std::uint32_t a, std::uint32_t b, const std::vector<bool>& is_static,
+                                      const std::vector<RigidBody>& posed, double width);
+int phase_of(const std::array<std::int64_t, 2>& cell);
+
 // The tiles of units between bodies A (a grain) and B (`unit_bodies`), at the bodies' places
 // `posed` (`is_static` by body: a static B has no place and joins A's cell), on the grid of
 // cells `width` wide from the origin. A unit goes to the cell of its grains' lower column and

@@ -1,6 +1,7 @@
 #include "solver/ranks/resting_across_ranks.h"
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <numeric>
 #include <set>
@@ -11,6 +12,7 @@
 #include "solver/ranks/body_records.h"
 #include "solver/ranks/island_labels.h"
 #include "solver/ranks/parcel.h"
+#include "solver/ranks/tile_share.h"
 
 namespace scree::solver {
 
@@ -29,6 +31,7 @@ struct FaceRecord {
   std::uint32_t b_static, seq;  // seq: its place among its pair's faces, as found
   std::int32_t plane;
   std::uint32_t points;
+  std::uint32_t with_points;  // 0: the points went to the rank whose strip holds them (a big island's)
   double normal[3], tangent[3], friction;
 
   // Where one process's search puts it: pairs by their bodies, then grains against the walls
@@ -144,13 +147,76 @@ std::set<std::uint64_t> big_islands(const RestingContacts& resting, const std::v
   return big;
 }
 
+// Which rank solves each tile of the big islands, on every rank (tile_share.h): each rank
+// counts its faces' points by island and cell, the counts are added up over the ranks, and
+// each island's phases are cut into strips as TileShare cuts them (cut_strips), so that a
+// tile's points and warm starts go to the rank that solves them alone.
+class StripRanks {
+ public:
+  StripRanks(const RestingContacts& resting, const std::vector<IslandLabel>& labels, const std::set<std::uint64_t>& big,
+             const std::vector<bool>& is_static, const std::vector<RigidBody>& posed, double width, const Ranks& ranks)
+      : is_static_(is_static), posed_(posed), width_(width) {
+    struct Count {
+      std::uint64_t label;
+      std::int64_t column, row;
+      std::uint64_t points;
+    };
+    std::vector<Count> mine;
+    if (!big.empty())
+      for (std::size_t k = 0; k < resting.points.size();) {
+        const std::uint32_t f = resting.points[k].face;
+        std::size_t end = k;
+        while (end < resting.points.size() && resting.points[end].face == f) ++end;
+        const RestingFace& face = resting.faces[f];
+        if (const std::uint64_t label = labels[face.a].id; big.count(label)) {
+          const auto cell = unit_cell(face.a, face.b, is_static, posed, width);
+          mine.push_back({label, cell[0], cell[1], end - k});
+        }
+        k = end;
+      }
+    std::map<Key, std::uint64_t> points;  // by island, then column and row: the tiles in their order
+    for (const Bytes& bytes : ranks.gather_all(to_bytes(std::span<const Count>(mine))))
+      for (const Count& c : from_bytes<Count>(bytes)) points[{c.label, c.column, c.row}] += c.points;
+    for (auto at = points.begin(); at != points.end();) {
+      const std::uint64_t label = std::get<0>(at->first);
+      std::array<std::vector<Key>, Tiling::phases> tiles;
+      std::array<std::vector<std::uint64_t>, Tiling::phases> tile_points;
+      for (; at != points.end() && std::get<0>(at->first) == label; ++at) {
+        const int phase = phase_of({std::get<1>(at->first), std::get<2>(at->first)});
+        tiles[std::size_t(phase)].push_back(at->first);
+        tile_points[std::size_t(phase)].push_back(at->second);
+      }
+      for (std::size_t f = 0; f < tiles.size(); ++f) {
+        const std::vector<std::uint32_t> cut = cut_strips(tile_points[f], ranks.size());
+        for (int r = 0; r < ranks.size(); ++r)
+          for (std::uint32_t t = cut[std::size_t(r)]; t < cut[std::size_t(r) + 1]; ++t) rank_[tiles[f][t]] = r;
+      }
+    }
+  }
+  // The rank whose strip holds the unit between A (a grain) and B of big island `label`; −1
+  // where no point of the sweep lies in its tile.
+  int rank_of(std::uint64_t label, std::uint32_t a, std::uint32_t b) const {
+    const auto cell = unit_cell(a, b, is_static_, posed_, width_);
+    const auto at = rank_.find({label, cell[0], cell[1]});
+    return at == rank_.end() ? -1 : at->second;
+  }
+
+ private:
+  using Key = std::tuple<std::uint64_t, std::int64_t, std::int64_t>;
+  const std::vector<bool>& is_static_;
+  const std::vector<RigidBody>& posed_;
+  double width_;
+  std::map<Key, int> rank_;
+};
+
 // What this rank sends each island's solver: its faces with their points and bodies, and the
-// store's entries of the grains it owns there. A big island's parts go to every rank, which
-// solve it together (docs/parallel.md, "A big island across ranks").
+// store's entries of the grains it owns there. A big island's faces and bodies go to every
+// rank, which solve it together (docs/parallel.md, "A big island across ranks"), its points
+// and warm starts to the rank whose strip holds their tile (`strips`).
 std::vector<Part> parts_for_solvers(const World& world, const RestingImpulses& impulses, const RestingContacts& resting,
                                     const RestingBodies& bodies, const std::vector<char>& owned,
                                     const std::vector<IslandLabel>& labels, const std::set<std::uint64_t>& big,
-                                    const Ranks& ranks) {
+                                    const StripRanks& strips, const Ranks& ranks) {
   const BodyNames names{world};
   const std::size_t n = world.grain_count(), rank_count = std::size_t(ranks.size());
   std::vector<Part> parts(rank_count, Part{ranks.rank(), {}, {}, {}, {}});
@@ -173,15 +239,21 @@ std::vector<Part> parts_for_solvers(const World& world, const RestingImpulses& i
     seq = same_pair ? seq + 1 : 0;
     if (end == next_point) continue;  // a face that collides: no points
     const BodyName b = names.name(face.b);
-    FaceRecord record{names.world.id[face.a], b.id, b.is_static, seq, face.plane, std::uint32_t(end - next_point), {}, {}, face.friction};
+    FaceRecord record{names.world.id[face.a], b.id, b.is_static, seq, face.plane, std::uint32_t(end - next_point), 1, {}, {},
+                      face.friction};
     put(face.normal, record.normal);
     put(face.tangent, record.tangent);
+    const int strip = in_big[face.a] ? strips.rank_of(labels[face.a].id, face.a, face.b) : -1;
     each_solver(face.a, [&](std::size_t solver) {
       Part& part = parts[solver];
       part.faces.push_back(record);
-      for (std::size_t k = next_point; k < end; ++k) {
-        const RestingPoint& p = resting.points[k];
-        part.points.push_back({p.node, {p.arm.x(), p.arm.y(), p.arm.z()}, {p.k_nn, p.k_n1, p.k_n2, p.k_11, p.k_12, p.k_22}, p.touch});
+      if (in_big[face.a] && int(solver) != strip) {
+        part.faces.back().with_points = 0;
+      } else {
+        for (std::size_t k = next_point; k < end; ++k) {
+          const RestingPoint& p = resting.points[k];
+          part.points.push_back({p.node, {p.arm.x(), p.arm.y(), p.arm.z()}, {p.k_nn, p.k_n1, p.k_n2, p.k_11, p.k_12, p.k_22}, p.touch});
+        }
       }
       for (const std::uint32_t body : {face.a, face.b})
         if (body < n && !sent[body * rank_count + solver]) {
@@ -197,7 +269,11 @@ std::vector<Part> parts_for_solvers(const World& world, const RestingImpulses& i
     if (!owned[i]) continue;
     for (const RestingImpulses::Entry& e : impulses.of_grain(i)) {
       const EntryRecord entry = entry_record(names, e.first, e.second, impulses.set_this_step(e));
-      each_solver(i, [&](std::size_t solver) { parts[solver].entries.push_back(entry); });
+      if (!in_big[i]) {
+        parts[std::size_t(labels[i].owner)].entries.push_back(entry);
+      } else if (const int strip = strips.rank_of(labels[i].id, i, e.first.b); strip >= 0) {
+        parts[std::size_t(strip)].entries.push_back(entry);  // none where no point of the sweep is
+      }
     }
   }
   return parts;
@@ -258,23 +334,34 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, std::v
   };
   std::vector<Face> faces;
   for (std::size_t k = 0; k < parts.size(); ++k)
-    for (std::size_t f = 0, point = 0; f < parts[k].faces.size(); point += parts[k].faces[f++].points) {
+    for (std::size_t f = 0, point = 0; f < parts[k].faces.size(); point += parts[k].faces[f].with_points ? parts[k].faces[f].points : 0, ++f) {
       const FaceRecord& r = parts[k].faces[f];
       faces.push_back({r.order(), &r, parts[k].points.data() + point, std::uint32_t(k), held(r.a, 0), held(r.b, r.b_static)});
     }
   std::sort(faces.begin(), faces.end(), [](const Face& x, const Face& y) { return x.order < y.order; });
   RestingContacts resting;
   std::size_t point_count = 0;
-  for (const Part& part : parts) point_count += part.points.size();
+  for (const Face& face : faces) point_count += face.record->points;
   resting.faces.reserve(faces.size());
   resting.points.reserve(point_count);
   std::vector<const Face*> face_of_point;  // as built
   face_of_point.reserve(point_count);
+  SharedIslands shared{ranks, {}, {}, {}, {}};
+  shared.given.reserve(point_count);
   for (const Face& face : faces) {
     const FaceRecord& r = *face.record;
     const std::uint32_t index = std::uint32_t(resting.faces.size());
     resting.faces.push_back({vec(r.normal), vec(r.tangent), r.friction, face.a, face.b, r.plane});
     for (std::uint32_t k = 0; k < r.points; ++k) {
+      face_of_point.push_back(&face);
+      shared.given.push_back(char(r.with_points));
+      if (!r.with_points) {  // its face's place holder: another rank solves it
+        RestingPoint& p = resting.points.emplace_back();
+        p.node = -1;
+        p.face = index;
+        p.stored = RestingImpulses::none;
+        continue;
+      }
       const PointRecord& q = face.points[k];
       RestingPoint& p = resting.points.emplace_back();
       p.node = q.node;
@@ -286,7 +373,6 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, std::v
       p.held = Vec3::Zero();
       p.push_impulse = 0;
       p.change = p.direction = Eigen::Vector3f::Zero();
-      face_of_point.push_back(&face);
     }
   }
   // The store of these grains: the last step's entries, then what this step set.
@@ -302,7 +388,6 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, std::v
   store.update(now.size(), [&](std::size_t k) { return now[k].first; }, [&](std::size_t k) { return now[k].second; });
 
   RestingBodies local_bodies(posed, corrections);
-  SharedIslands shared{ranks, {}, {}, {}};
   RestingTotals totals = solve_resting_islands(local, is_static, store, resting, local_bodies, settings, times, &shared);
 
   // Each point's impulse to the rank that sent it, as the store keeps it (single precision).
@@ -358,7 +443,9 @@ RestingTotals rest_across_ranks(const World& world, const std::vector<bool>& is_
   std::vector<Part> parts;
   std::vector<std::pair<int, Bytes>> outgoing;
   {
-    std::vector<Part> to_solvers = parts_for_solvers(world, impulses, resting, bodies, owned, labels, big, ranks);
+    const StripRanks strips(resting, labels, big, is_static, bodies.velocities,
+                            tile_width(settings.touching_reach, settings.largest_reach), ranks);
+    std::vector<Part> to_solvers = parts_for_solvers(world, impulses, resting, bodies, owned, labels, big, strips, ranks);
     for (std::size_t r = 0; r < to_solvers.size(); ++r)
       if (to_solvers[r].empty()) continue;
       else if (int(r) == ranks.rank()) parts.push_back(std::move(to_solvers[r]));

@@ -5,28 +5,37 @@
 
 namespace scree::solver {
 
+std::vector<std::uint32_t> cut_strips(std::span<const std::uint64_t> tile_points, int ranks) {
+  const std::uint64_t rank_count = std::uint64_t(ranks);
+  std::uint64_t total = 0;
+  for (const std::uint64_t points : tile_points) total += points;
+  std::vector<std::uint32_t> cut;
+  std::uint64_t before = 0;
+  std::uint32_t t = 0;
+  for (std::uint64_t r = 0; r < rank_count; ++r) {
+    while (t < tile_points.size() && before * rank_count < total * r) before += tile_points[t++];
+    cut.push_back(t);
+  }
+  cut.push_back(std::uint32_t(tile_points.size()));
+  return cut;
+}
+
 TileShare::TileShare(const Ranks& ranks, std::span<const std::uint32_t> phase_start, std::span<const std::uint32_t> tile_start,
                      std::span<const std::uint32_t> unit_start,
                      const std::vector<std::pair<std::uint32_t, std::uint32_t>>& unit_bodies, const std::vector<bool>& is_static)
     : ranks_(ranks), words_((std::size_t(ranks.size()) + 63) / 64), needs_(is_static.size() * words_, 0) {
   const std::size_t phases = phase_start.size() - 1, tiles = tile_start.size() - 1;
-  const std::uint64_t rank_count = std::uint64_t(ranks.size());
   const std::size_t rank_total = std::size_t(ranks.size());
   solves_.assign(tiles, 0);
   // Each phase's tiles cut where the points before them pass r / R of the phase's: strips
   // across x (tiles lie by column), so that a rank's tiles are neighbours.
   std::vector<std::vector<std::uint32_t>> cut(phases);  // by phase: rank r's first tile, then the end
-  auto points_of = [&](std::uint32_t t) { return std::uint64_t(unit_start[tile_start[t + 1]] - unit_start[tile_start[t]]); };
   for (std::size_t f = 0; f < phases; ++f) {
-    std::uint64_t total = 0;
-    for (std::uint32_t t = phase_start[f]; t < phase_start[f + 1]; ++t) total += points_of(t);
-    std::uint64_t before = 0;
-    std::uint32_t t = phase_start[f];
-    for (std::uint64_t r = 0; r < rank_count; ++r) {
-      while (t < phase_start[f + 1] && before * rank_count < total * r) before += points_of(t++);
-      cut[f].push_back(t);
-    }
-    cut[f].push_back(phase_start[f + 1]);
+    std::vector<std::uint64_t> tile_points;
+    for (std::uint32_t t = phase_start[f]; t < phase_start[f + 1]; ++t)
+      tile_points.push_back(unit_start[tile_start[t + 1]] - unit_start[tile_start[t]]);
+    cut[f] = cut_strips(tile_points, ranks.size());
+    for (std::uint32_t& t : cut[f]) t += phase_start[f];
   }
   const std::size_t me = std::size_t(ranks.rank());
   for (std::size_t f = 0; f < phases; ++f) {

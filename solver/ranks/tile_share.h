@@ -16,6 +16,12 @@
 
 namespace scree::solver {
 
+// Where a phase's tiles, in order, are cut into one strip a rank (`ranks` of them), given
+// each tile's points: rank r's strip is tiles cut[r] .. cut[r + 1] (of `tile_points`), cut
+// where the points before it pass r / ranks of the phase's. The same cut whoever asks: the
+// strips TileShare solves, and where ranks send the points of a tile.
+std::vector<std::uint32_t> cut_strips(std::span<const std::uint64_t> tile_points, int ranks);
+
 class TileShare {
  public:
   // An island's schedule: tiles phase_start[f] .. phase_start[f + 1] make phase f, units
