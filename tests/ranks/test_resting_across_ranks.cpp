@@ -2,10 +2,13 @@
 // 3 and 4 ranks: a stack of boxes settling on a floor (one island of thousands of points, cut
 // into tiles) and a box alone on the floor (an island of its own), two sweeps warm started from
 // a sweep before them: every grain's velocities and corrections, every owned grain's stored
-// impulses and the books, bit for bit as one process's rest() gives them.
+// impulses and the books, bit for bit as one process's rest() gives them; also with two
+// threads a rank.
 #include <gtest/gtest.h>
 
 #include <map>
+
+#include <omp.h>
 
 #include "ranks/box_stack.h"
 #include "solver/impulse/resting_contact.h"
@@ -93,7 +96,7 @@ Entries entries_of(const World& w, const std::vector<char>* owned) {
   return out;
 }
 
-TEST(RestingAcrossRanks, TwoSweepsOfAStackAndABoxAloneSolveAsOnOneProcess) {
+void expect_two_sweeps_as_one_process() {
   const Ranks ranks = Ranks::world();
   // One process: a sweep that fills the store, the step ended, then two sweeps.
   World whole = boxes();
@@ -142,6 +145,17 @@ TEST(RestingAcrossRanks, TwoSweepsOfAStackAndABoxAloneSolveAsOnOneProcess) {
       EXPECT_EQ(it->second.second, value.second) << "grain " << std::get<0>(key);
     }
   EXPECT_EQ(compared, got.size());
+}
+
+TEST(RestingAcrossRanks, TwoSweepsOfAStackAndABoxAloneSolveAsOnOneProcess) { expect_two_sweeps_as_one_process(); }
+
+// Two threads a rank (MPI + OpenMP): the threads share the rank's strips of the big island,
+// its first thread exchanging the seams after each phase, with the same bits.
+TEST(RestingAcrossRanks, TwoThreadsARankSolveAsOnOneProcess) {
+  const int threads = omp_get_max_threads();
+  omp_set_num_threads(2);
+  expect_two_sweeps_as_one_process();
+  omp_set_num_threads(threads);
 }
 
 }  // namespace
