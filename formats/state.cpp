@@ -467,6 +467,7 @@ StateReader::StateReader(const std::filesystem::path& file) : open_(std::make_un
 
 StateReader::~StateReader() = default;
 const State& StateReader::head() const { return open_->head; }
+const std::filesystem::path& StateReader::file() const { return open_->file; }
 size_t StateReader::body_count() const { return open_->bodies; }
 size_t StateReader::contact_count() const { return open_->contacts; }
 

@@ -140,6 +140,7 @@ class StateReader {
   StateReader(const StateReader&) = delete;
   StateReader& operator=(const StateReader&) = delete;
   const State& head() const;
+  const std::filesystem::path& file() const;
   size_t body_count() const;
   size_t contact_count() const;
   Bodies read_bodies(size_t first, size_t count) const;

@@ -10,15 +10,83 @@
 
 namespace scree::geometry {
 
+namespace {
+
+struct Arrays {
+  std::vector<std::int32_t> first_k;
+  std::vector<std::uint32_t> start;
+  std::vector<float> values;
+};
+
+// The head of a flat field: its sizes and place, then the three arrays one after another.
+struct FlatHead {
+  double origin[3], voxel;
+  std::int32_t nx, ny;
+  float band;
+  std::uint32_t values;
+};
+
+}  // namespace
+
+namespace {
+
+// A field of arrays of its own, held by the field (and its copies).
+TerrainField own_arrays(const Eigen::Vector3d& origin, double voxel, int nx, int ny, std::shared_ptr<const Arrays> arrays,
+                        float band) {
+  const Arrays& a = *arrays;
+  return TerrainField::in_place_arrays(origin, voxel, nx, ny, a.first_k, a.start, a.values, band, std::move(arrays));
+}
+
+}  // namespace
+
 TerrainField::TerrainField(const Eigen::Vector3d& origin, double voxel, int nx, int ny, std::vector<std::int32_t> first_k,
                            std::vector<std::uint32_t> start, std::vector<float> values, float band)
-    : origin_(origin), voxel_(voxel), nx_(nx), ny_(ny), first_k_(std::move(first_k)), start_(std::move(start)),
-      values_(std::move(values)), band_(band) {
+    : TerrainField(own_arrays(origin, voxel, nx, ny,
+                              std::make_shared<const Arrays>(Arrays{std::move(first_k), std::move(start), std::move(values)}),
+                              band)) {}
+
+TerrainField::TerrainField(const Eigen::Vector3d& origin, double voxel, int nx, int ny, std::span<const std::int32_t> first_k,
+                           std::span<const std::uint32_t> start, std::span<const float> values, float band,
+                           std::shared_ptr<const void> keep)
+    : origin_(origin), voxel_(voxel), nx_(nx), ny_(ny), keep_(std::move(keep)), first_k_(first_k), start_(start),
+      values_(values), band_(band) {
   const std::size_t columns = std::size_t(nx_) * std::size_t(ny_);
-  if (!(voxel_ > 0) || !(band_ > 0) || nx_ < 1 || ny_ < 1 || first_k_.size() != columns ||
-      start_.size() != columns + 1 || start_.front() != 0 || start_.back() != values_.size() ||
-      !std::is_sorted(start_.begin(), start_.end()))
+  if (!(voxel_ > 0) || !(band_ > 0) || nx_ < 1 || ny_ < 1 || first_k_.size() != columns || start_.size() != columns + 1 ||
+      start_.front() != 0 || start_.back() != values_.size() || !std::is_sorted(start_.begin(), start_.end()))
     throw std::invalid_argument("terrain field: columns and values do not match");
+}
+
+TerrainField TerrainField::in_place_arrays(const Eigen::Vector3d& origin, double voxel, int nx, int ny,
+                                           std::span<const std::int32_t> first_k, std::span<const std::uint32_t> start,
+                                           std::span<const float> values, float band, std::shared_ptr<const void> keep) {
+  return TerrainField(origin, voxel, nx, ny, first_k, start, values, band, std::move(keep));
+}
+
+std::vector<std::byte> TerrainField::flat() const {
+  const FlatHead head{{origin_.x(), origin_.y(), origin_.z()}, voxel_, nx_, ny_, band_, std::uint32_t(values_.size())};
+  std::vector<std::byte> block(sizeof head + first_k_.size_bytes() + start_.size_bytes() + values_.size_bytes());
+  std::byte* at = block.data();
+  for (const std::span<const std::byte> part : {std::as_bytes(std::span(&head, 1)), std::as_bytes(first_k_),
+                                                std::as_bytes(start_), std::as_bytes(values_)}) {
+    std::copy(part.begin(), part.end(), at);
+    at += part.size();
+  }
+  return block;
+}
+
+TerrainField TerrainField::in_place(std::span<const std::byte> block, std::shared_ptr<const void> keep) {
+  FlatHead head;
+  if (block.size() < sizeof head) throw std::invalid_argument("terrain field: a flat block without its head");
+  std::copy_n(block.data(), sizeof head, reinterpret_cast<std::byte*>(&head));
+  const std::size_t columns = std::size_t(head.nx) * std::size_t(head.ny);
+  if (block.size() != sizeof head + columns * 4 + (columns + 1) * 4 + std::size_t(head.values) * 4)
+    throw std::invalid_argument("terrain field: a flat block of the wrong size");
+  const std::byte* at = block.data() + sizeof head;
+  const std::span first_k(reinterpret_cast<const std::int32_t*>(at), columns);
+  const std::span start(reinterpret_cast<const std::uint32_t*>(at + columns * 4), columns + 1);
+  const std::span values(reinterpret_cast<const float*>(at + (2 * columns + 1) * 4), head.values);
+  return in_place_arrays(Eigen::Vector3d(head.origin[0], head.origin[1], head.origin[2]), head.voxel, head.nx, head.ny,
+                         first_k, start, values, head.band, std::move(keep));
 }
 
 void TerrainField::column_pair(int i, int j, int k, float* pair) const {

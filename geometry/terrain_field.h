@@ -11,7 +11,9 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
+#include <span>
 #include <vector>
 
 namespace scree::geometry {
@@ -43,17 +45,31 @@ class TerrainField {
   double voxel_size() const { return voxel_; }
   std::size_t bytes() const;  // memory held
 
+  // The field as one block of bytes, and a field that reads such a block where it lies,
+  // `keep` holding it: one copy of a node's memory serves every rank there (docs/parallel.md,
+  // "Memory"). Copies of a field share its arrays.
+  std::vector<std::byte> flat() const;
+  static TerrainField in_place(std::span<const std::byte> block, std::shared_ptr<const void> keep);
+  // A field on arrays that `keep` holds.
+  static TerrainField in_place_arrays(const Eigen::Vector3d& origin, double voxel, int nx, int ny,
+                                      std::span<const std::int32_t> first_k, std::span<const std::uint32_t> start,
+                                      std::span<const float> values, float band, std::shared_ptr<const void> keep);
+
  private:
   // Values at k and k + 1 of column (i, j).
   void column_pair(int i, int j, int k, float* pair) const;
   bool cell(const Eigen::Vector3d& world, std::array<float, 8>& corner, Eigen::Vector3d& local) const;
 
+  TerrainField(const Eigen::Vector3d& origin, double voxel, int nx, int ny, std::span<const std::int32_t> first_k,
+               std::span<const std::uint32_t> start, std::span<const float> values, float band, std::shared_ptr<const void> keep);
+
   Eigen::Vector3d origin_;
   double voxel_;
   int nx_, ny_;
-  std::vector<std::int32_t> first_k_;
-  std::vector<std::uint32_t> start_;
-  std::vector<float> values_;
+  std::shared_ptr<const void> keep_;  // what holds the arrays
+  std::span<const std::int32_t> first_k_;
+  std::span<const std::uint32_t> start_;
+  std::span<const float> values_;
   float band_;
 };
 

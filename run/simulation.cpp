@@ -4,12 +4,14 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <numeric>
 #include <optional>
 #include <utility>
 #include <random>
+#include <unordered_map>
 
 #include "formats/csv_log.h"
 #include "formats/error.h"
@@ -69,38 +71,75 @@ formats::ContactCache contact_cache(const World& w, const std::vector<char>* own
   return cache;
 }
 
-void restore_contact_cache(World& w, const formats::ContactCache& cache, const std::filesystem::path& file) {
-  std::map<std::uint64_t, std::uint32_t> grain_of_id;
-  for (std::uint32_t i = 0; i < w.grain_count(); ++i) grain_of_id[w.id[i]] = i;
-  auto grain = [&](std::uint64_t id) {
+// The store's key of a checkpoint's cached contact k (bodies by their index in `w`), or none
+// where B is a grain `w` does not hold (a rank's world holds every grain its own grains touch,
+// and what no rank holds was refused before: contacts_of_own_grains). Throws FileError for a
+// grain, wall or plane the world has not.
+std::optional<RestingKey> contact_key(const World& w, const std::unordered_map<std::uint64_t, std::uint32_t>& grain_of_id,
+                                      const formats::ContactCache& cache, std::size_t k, const std::filesystem::path& file,
+                                      bool b_may_be_elsewhere) {
+  auto grain = [&](std::uint64_t id, bool may_be_elsewhere) -> std::optional<std::uint32_t> {
     const auto it = grain_of_id.find(id);
-    if (it == grain_of_id.end())
-      throw formats::FileError(file, "/solver/contacts names body " + std::to_string(id) + ", which is not a grain");
-    return it->second;
+    if (it != grain_of_id.end()) return it->second;
+    if (may_be_elsewhere) return std::nullopt;
+    throw formats::FileError(file, "/solver/contacts names body " + std::to_string(id) + ", which is not a grain");
   };
+  RestingKey key{*grain(cache.body_a[k], false), 0, 0, cache.node[k]};
+  if (cache.body_b[k] >= formats::first_wall_id) {
+    const std::uint64_t code = cache.body_b[k] - formats::first_wall_id;
+    if (code / 8 >= w.walls.size())
+      throw formats::FileError(file, "/solver/contacts names wall " + std::to_string(code / 8) + ", but the case has " +
+                                         std::to_string(w.walls.size()) + (w.walls.size() == 1 ? " wall" : " walls"));
+    const std::uint64_t planes = w.walls[code / 8].shape == WallShape::box ? 6 : 1;
+    if (code % 8 >= planes)
+      throw formats::FileError(file, "/solver/contacts names plane " + std::to_string(code % 8) + " of wall " +
+                                         std::to_string(code / 8) + ", which has " + std::to_string(planes));
+    key.b = std::uint32_t(w.grain_count() + code / 8);
+    key.plane = std::int32_t(code % 8);
+  } else if (cache.body_b[k] == formats::terrain_id) {
+    if (!w.terrain) throw formats::FileError(file, "/solver/contacts names the terrain, but the case has none");
+    key.b = w.terrain_body();
+  } else {
+    const std::optional<std::uint32_t> b = grain(cache.body_b[k], b_may_be_elsewhere);
+    if (!b) return std::nullopt;
+    key.b = *b;
+  }
+  return key;
+}
+
+std::unordered_map<std::uint64_t, std::uint32_t> grain_of_id(const World& w) {
+  std::unordered_map<std::uint64_t, std::uint32_t> index;
+  index.reserve(w.grain_count());
+  for (std::uint32_t i = 0; i < w.grain_count(); ++i) index.emplace(w.id[i], i);
+  return index;
+}
+
+void restore_contact_cache(World& w, const formats::ContactCache& cache, const std::filesystem::path& file) {
+  const auto index = grain_of_id(w);
   std::vector<RestingImpulses::Entry> restored;
   restored.reserve(cache.size());
-  for (std::size_t k = 0; k < cache.size(); ++k) {
-    RestingKey key{grain(cache.body_a[k]), 0, 0, cache.node[k]};
-    if (cache.body_b[k] >= formats::first_wall_id) {
-      const std::uint64_t code = cache.body_b[k] - formats::first_wall_id;
-      if (code / 8 >= w.walls.size())
-        throw formats::FileError(file, "/solver/contacts names wall " + std::to_string(code / 8) + ", but the case has " +
-                                           std::to_string(w.walls.size()) + (w.walls.size() == 1 ? " wall" : " walls"));
-      const std::uint64_t planes = w.walls[code / 8].shape == WallShape::box ? 6 : 1;
-      if (code % 8 >= planes)
-        throw formats::FileError(file, "/solver/contacts names plane " + std::to_string(code % 8) + " of wall " +
-                                           std::to_string(code / 8) + ", which has " + std::to_string(planes));
-      key.b = std::uint32_t(w.grain_count() + code / 8);
-      key.plane = std::int32_t(code % 8);
-    } else if (cache.body_b[k] == formats::terrain_id) {
-      if (!w.terrain) throw formats::FileError(file, "/solver/contacts names the terrain, but the case has none");
-      key.b = w.terrain_body();
-    } else {
-      key.b = grain(cache.body_b[k]);
+  for (std::size_t k = 0; k < cache.size(); ++k)
+    restored.push_back({*contact_key(w, index, cache, k, file, false), vec(cache.impulse[k]).cast<float>()});
+  w.resting_impulses = RestingImpulses(std::move(restored));
+}
+
+// The same across ranks: each rank its own grains' contacts (contacts_of_own_grains), and every
+// rank refuses the first bad row any rank met.
+void restore_contact_cache(World& w, const OwnContacts& own, const std::filesystem::path& file, const Ranks& ranks) {
+  const auto index = grain_of_id(w);
+  std::vector<RestingImpulses::Entry> restored;
+  std::optional<RankFailure> failure = own.failure;
+  for (std::size_t k = 0; k < own.contacts.size(); ++k) {
+    try {
+      if (const auto key = contact_key(w, index, own.contacts, k, file, true))
+        restored.push_back({*key, vec(own.contacts.impulse[k]).cast<float>()});
+    } catch (const formats::FileError& e) {
+      const std::pair<std::uint64_t, std::uint64_t> order{3 * own.rows[k] + 1, 0};
+      if (!failure || order < failure->order) failure = RankFailure{order, e.file(), e.reason()};
+      break;  // the rows come in the file's order
     }
-    restored.push_back({key, vec(cache.impulse[k]).cast<float>()});
   }
+  throw_first_failure(failure, ranks);
   w.resting_impulses = RestingImpulses(std::move(restored));
 }
 
@@ -221,23 +260,30 @@ std::vector<std::string> log_column_names(const formats::Case& setup) {
   return names;
 }
 
-Simulation load_simulation(const formats::Case& setup, const formats::State& state) {
+namespace {
+
+// The world of `bodies` (a state's grains, or a rank's slice of them) with the case's templates,
+// walls, terrain and settings, at the time of the state `head`; nothing checked across the
+// grains yet, no books or contacts restored.
+// Shared among `ranks`, the terrain lies once on each node.
+Simulation assemble_simulation(const formats::Case& setup, const formats::State& head, const formats::Bodies& bodies,
+                               const Ranks* ranks = nullptr) {
   Simulation sim;
   sim.setup = setup;
   World& w = sim.world;
 
-  if (!state.membranes.empty())
+  if (!head.membranes.empty())
     throw formats::FileError(setup.initial_state, "/membranes: flexible nets are not available yet: a state with nets (" +
-                                                      state.membranes.front().name + ") cannot be run");
+                                                      head.membranes.front().name + ") cannot be run");
   // One shape per case template, and the state's templates mapped onto them.
   std::vector<std::size_t> shape_of_state_template;
-  for (const std::string& entry : state.templates)
+  for (const std::string& entry : head.templates)
     shape_of_state_template.push_back(case_template(setup, setup.initial_state, entry));
   w.shapes = geometry::grain_shapes(setup);
   sim.template_names.clear();
   for (const formats::GrainTemplate& t : setup.templates) sim.template_names.push_back(t.name);
   // A restart continues its run; anything else starts a new one.
-  sim.run = state.kind == formats::StateKind::checkpoint && !state.run.empty() ? state.run : new_run_name();
+  sim.run = head.kind == formats::StateKind::checkpoint && !head.run.empty() ? head.run : new_run_name();
 
   // Contact laws between every pair of materials.
   w.material_count = std::uint32_t(setup.materials.size());
@@ -251,7 +297,6 @@ Simulation load_simulation(const formats::Case& setup, const formats::State& sta
   // Grains in the order of their ids, whatever the state's order: every order the step takes
   // (pairs, islands, units, tiles) follows body indices, so a rank holding some of the grains
   // takes them in the same order as one holding all (docs/parallel.md).
-  const formats::Bodies& bodies = state.bodies;
   std::vector<std::size_t> by_id(bodies.size());
   std::iota(by_id.begin(), by_id.end(), std::size_t(0));
   std::sort(by_id.begin(), by_id.end(), [&](std::size_t x, std::size_t y) { return bodies.id[x] < bodies.id[y]; });
@@ -263,14 +308,14 @@ Simulation load_simulation(const formats::Case& setup, const formats::State& sta
     // checkpoint's are the run's own, taken bit for bit: normalising a unit quaternion again
     // moves its last bits, and a restart then drifts from the run it continues.
     Quat orientation(q[0], q[1], q[2], q[3]);
-    if (state.kind != formats::StateKind::checkpoint) orientation.normalize();
+    if (head.kind != formats::StateKind::checkpoint) orientation.normalize();
     const std::uint32_t g = w.add_grain(bodies.id[i], std::uint32_t(t), material_index(setup, material.name),
                                         *material.density, bodies.scale[i], vec(bodies.position[i]), orientation);
     w.bodies[g].velocity = vec(bodies.velocity[i]);
     w.bodies[g].angular_velocity = vec(bodies.angular_velocity[i]);
   }
-  w.time = state.time;
-  w.step = state.step;
+  w.time = head.time;
+  w.step = head.step;
   for (const formats::Wall& cw : setup.walls) {
     Wall wall;
     wall.shape = cw.type == formats::WallType::plane ? WallShape::plane : WallShape::box;
@@ -285,10 +330,38 @@ Simulation load_simulation(const formats::Case& setup, const formats::State& sta
   }
   if (setup.terrain) {
     const std::filesystem::path& file = setup.terrain->file;
-    const formats::TerrainFile terrain = formats::read_terrain_file(file);
-    sim.georeference = formats::Georeference{terrain.georeference.origin_offset, terrain.georeference.crs_wkt};
-    w.set_terrain(std::make_shared<const TerrainField>(geometry::terrain_field(terrain.phi, file)),
-                  material_index(setup, setup.terrain->material));
+    const std::uint32_t material = material_index(setup, setup.terrain->material);
+    if (!ranks) {
+      const formats::TerrainFile terrain = formats::read_terrain_file(file);
+      sim.georeference = formats::Georeference{terrain.georeference.origin_offset, terrain.georeference.crs_wkt};
+      w.set_terrain(std::make_shared<const TerrainField>(geometry::terrain_field(terrain.phi, file)), material);
+    } else {
+      // Once a node (docs/parallel.md, "Memory"): the node's first rank reads the file and lays
+      // out the field, then the georeference, where every rank of the node reads them.
+      const Ranks::NodeBlock block = ranks->share_on_node([&] {
+        const formats::TerrainFile terrain = formats::read_terrain_file(file);
+        const std::vector<std::byte> field = geometry::terrain_field(terrain.phi, file).flat();
+        const std::uint64_t field_bytes = field.size();
+        const std::string& crs = terrain.georeference.crs_wkt;
+        Bytes laid(sizeof field_bytes + field.size() + sizeof(formats::Vec3) + crs.size());
+        std::byte* at = laid.data();
+        at = std::copy_n(reinterpret_cast<const std::byte*>(&field_bytes), sizeof field_bytes, at);
+        at = std::copy(field.begin(), field.end(), at);
+        at = std::copy_n(reinterpret_cast<const std::byte*>(terrain.georeference.origin_offset.data()), sizeof(formats::Vec3), at);
+        std::copy_n(reinterpret_cast<const std::byte*>(crs.data()), crs.size(), at);
+        return laid;
+      });
+      std::uint64_t field_bytes = 0;
+      std::memcpy(&field_bytes, block.bytes.data(), sizeof field_bytes);
+      const std::span<const std::byte> field = block.bytes.subspan(sizeof field_bytes, field_bytes);
+      const std::span<const std::byte> after = block.bytes.subspan(sizeof field_bytes + field_bytes);
+      formats::Georeference georeference;
+      std::memcpy(georeference.offset.data(), after.data(), sizeof(formats::Vec3));
+      georeference.crs_wkt.assign(reinterpret_cast<const char*>(after.data()) + sizeof(formats::Vec3),
+                                  after.size() - sizeof(formats::Vec3));
+      sim.georeference = std::move(georeference);
+      w.set_terrain(std::make_shared<const TerrainField>(TerrainField::in_place(field, block.keep)), material);
+    }
   }
 
   sim.settings.time_step = setup.time.step;
@@ -305,47 +378,90 @@ Simulation load_simulation(const formats::Case& setup, const formats::State& sta
   sim.settings.impulse.resting_conjugate = setup.scheme.impulse.resting_conjugate;
   sim.settings.impulse.resting_coarse_every = setup.scheme.impulse.resting_coarse_every;
 
-  const std::filesystem::path& state_file = setup.initial_state;
-  if (const auto found = overlaps(w, overlap_fraction); !found.empty()) {
-    const Overlap& o = found.front();
-    const std::string other = o.other_grain >= 0 ? "grain " + std::to_string(w.id[o.other_grain])
-                              : o.wall >= 0      ? "wall '" + setup.walls[o.wall].name + "'"
-                                                 : "the terrain";
-    throw formats::FileError(state_file, "grain " + std::to_string(w.id[o.grain]) + " starts " +
-                                             std::to_string(o.depth) + " m inside " + other +
-                                             " (more than 5 % of its half-width); " +
-                                             std::to_string(found.size()) + " such overlaps");
+  return sim;
+}
+
+// Refuses grains that start inside each other or a wall and a first step above the Courant
+// limit, and keeps the energy the run starts with. Shared among ranks, each rank checks its
+// part of the contacts (SearchShare) and its grains, and every rank refuses what one process
+// would: the first overlap in the search's order, and how many there are. A checkpoint's
+// grains are not checked for overlaps (`restarting`).
+void check_start(Simulation& sim, bool restarting) {
+  const formats::Case& setup = sim.setup;
+  const World& w = sim.world;
+  const RankShare* share = sim.share.get();
+  std::optional<SearchShare> search;
+  if (share) search.emplace(share->search());
+  // A checkpoint is the run's own state: grains pressed into each other in a dense flow are
+  // how the run left them, and it continues from them.
+  const std::vector<Overlap> found =
+      restarting ? std::vector<Overlap>() : overlaps(w, overlap_fraction, search ? &*search : nullptr);
+  std::int64_t count = std::int64_t(found.size());
+  if (share) share->ranks.sum(std::span(&count, 1));
+  if (count > 0) {
+    std::optional<RankFailure> first;
+    if (!found.empty()) {
+      const Overlap& o = found.front();
+      const std::string other = o.other_grain >= 0 ? "grain " + std::to_string(w.id[o.other_grain])
+                                : o.wall >= 0      ? "wall '" + setup.walls[o.wall].name + "'"
+                                                   : "the terrain";
+      // The search's order: grain pairs by their ids, then each grain's walls and the terrain.
+      const std::uint64_t id = w.id[o.grain];
+      first = RankFailure{o.other_grain >= 0 ? std::pair{id, std::uint64_t(w.id[o.other_grain])}
+                                             : std::pair{formats::first_reserved_id | id,
+                                                         std::uint64_t(o.wall >= 0 ? o.wall : std::int64_t(w.walls.size()))},
+                          setup.initial_state,
+                          "grain " + std::to_string(id) + " starts " + std::to_string(o.depth) + " m inside " + other +
+                              " (more than 5 % of its half-width); " + std::to_string(count) + " such overlaps"};
+    }
+    if (share) throw_first_failure(first, share->ranks);
+    throw formats::FileError(first->file, first->reason);
   }
   // The Courant number of the first step, with the velocity one step of gravity adds.
-  World kicked = w;
-  for (std::size_t i = 0; i < kicked.grain_count(); ++i) kicked.bodies[i].velocity += sim.settings.gravity * setup.time.step;
-  const double courant = courant_number(kicked, setup.time.step);
+  const Vec3 kick = sim.settings.gravity * setup.time.step;
+  double courant = courant_number(w, setup.time.step, kick);
+  if (share) courant = share->ranks.max(courant);
   if (!setup.time.automatic_step && courant > setup.time.courant_limit && !setup.time.allow_above_courant_limit)
     throw formats::FileError(setup.file, "time.step " + std::to_string(setup.time.step) + " s gives Courant number " +
                                              std::to_string(courant) + " at the start, above time.courant_limit " +
                                              std::to_string(setup.time.courant_limit) +
                                              ": lower the step, or set time.allow_above_courant_limit: true");
-
-  sim.initial_energy = kinetic_energy(w) + potential_energy(w, sim.settings.gravity);
+  const std::vector<char>* owned = share ? &share->owned : nullptr;
+  const ExactSum kinetic = kinetic_energy_part(w, owned), potential = potential_energy_part(w, sim.settings.gravity, owned);
+  sim.initial_energy = share ? share->total(kinetic) + share->total(potential) : kinetic.value() + potential.value();
   sim.wall_impulse.assign(w.walls.size(), Vec3::Zero());
-  if (state.solver) {
-    const auto& stored = state.solver->energy_books;
-    auto restore = [&](const char* name, double& value) {
-      if (const auto it = stored.find(name); it != stored.end()) value = it->second;
-    };
-    for (const auto& [name, member] : books) restore(name, w.energy.*member);
-    restore("initial_energy", sim.initial_energy);
-    const std::vector<std::string> impulse_names = wall_impulse_names(setup);
-    for (std::size_t k = 0; k < impulse_names.size(); ++k) restore(impulse_names[k].c_str(), sim.wall_impulse[k / 3][k % 3]);
-    sim.next_frame_index = state.solver->next_frame_index;
-    sim.next_frame_time = state.solver->next_frame_time;
-    sim.next_log_time = state.solver->next_log_time;
-    sim.next_checkpoint_time = state.solver->next_checkpoint_time;
-    restore_contact_cache(w, state.solver->contacts, state_file);
-  } else {
+}
+
+// A checkpoint's books and times of the next outputs; a new run's first outputs.
+void restore_books(Simulation& sim, const formats::State& head) {
+  World& w = sim.world;
+  const formats::Case& setup = sim.setup;
+  if (!head.solver) {
     sim.next_frame_time = sim.next_log_time = w.time;
     sim.next_checkpoint_time = w.time + setup.output.checkpoint_interval.value_or(0);
+    return;
   }
+  const auto& stored = head.solver->energy_books;
+  auto restore = [&](const char* name, double& value) {
+    if (const auto it = stored.find(name); it != stored.end()) value = it->second;
+  };
+  for (const auto& [name, member] : books) restore(name, w.energy.*member);
+  restore("initial_energy", sim.initial_energy);
+  const std::vector<std::string> impulse_names = wall_impulse_names(setup);
+  for (std::size_t k = 0; k < impulse_names.size(); ++k) restore(impulse_names[k].c_str(), sim.wall_impulse[k / 3][k % 3]);
+  sim.next_frame_index = head.solver->next_frame_index;
+  sim.next_frame_time = head.solver->next_frame_time;
+  sim.next_log_time = head.solver->next_log_time;
+  sim.next_checkpoint_time = head.solver->next_checkpoint_time;
+}
+
+}  // namespace
+
+Simulation load_simulation(const formats::Case& setup, const formats::State& state) {
+  Simulation sim = assemble_simulation(setup, state, state.bodies);
+  check_start(sim, state.kind == formats::StateKind::checkpoint);
+  restore_books(sim, state);
+  if (state.solver) restore_contact_cache(sim.world, state.solver->contacts, setup.initial_state);
   return sim;
 }
 
@@ -440,20 +556,30 @@ void check_rank_count(const formats::Case& c, int ranks) {
                                          " regions, but " + std::to_string(ranks) + (ranks == 1 ? " rank runs" : " ranks run"));
 }
 
+namespace {
+
+// Cuts the regions and hands each rank's grains (those `sim.world` holds, all its own) to the
+// ranks that are to hold them (docs/parallel.md, "Starting"): the case's parallel.ranks grid
+// over the grains' box, or bisection weighing the grains (bisection_weights; one each, before
+// their contacts are restored).
 void share_among_ranks(Simulation& sim, const Ranks& ranks) {
   World& w = sim.world;
   const formats::Case& c = sim.setup;
   std::vector<Vec3> places;
   for (std::size_t i = 0; i < w.grain_count(); ++i) places.push_back(w.bodies[i].position);
   Decomposition regions;
-  check_rank_count(c, ranks.size());
   if (const auto& grid = c.parallel.ranks) {
     Box bounds;
     for (const Vec3& at : places) bounds.extend(at);
+    std::array<double, 3> low{bounds.min().x(), bounds.min().y(), bounds.min().z()},
+        high{bounds.max().x(), bounds.max().y(), bounds.max().z()};
+    ranks.min(low);
+    ranks.max(high);
+    bounds = Box(Vec3(low[0], low[1], low[2]), Vec3(high[0], high[1], high[2]));
     if (bounds.isEmpty()) bounds = Box(Vec3::Zero(), Vec3::Zero());
     regions = Decomposition::cartesian(bounds, *grid);
   } else {
-    regions = Decomposition::bisection(places, bisection_weights(w), ranks.size());
+    regions = Decomposition::bisection(places, bisection_weights(w), ranks.size(), ranks);
   }
   // The halo: how far two grains can touch (their bounding radii, the glue distance, the
   // contact search's margin at the case's step), and a skin of half the largest radius that
@@ -463,6 +589,7 @@ void share_among_ranks(Simulation& sim, const Ranks& ranks) {
     const GrainShape& shape = w.shapes[w.shape[i]];
     radius = std::max(radius, (shape.bounding_radius + shape.glue_distance) * w.scale[i]);
   }
+  radius = ranks.max(radius);
   const double dt = c.time.step;
   const double resting_speed = sim.settings.impulse.resting_speed >= 0 ? sim.settings.impulse.resting_speed
                                                                         : 3 * sim.settings.gravity.norm() * dt;
@@ -474,10 +601,49 @@ void share_among_ranks(Simulation& sim, const Ranks& ranks) {
   // Regions cut by bisection are cut anew as the mass travels, when a rank owns a fifth more
   // than its share; a grid stays as the case has it.
   share->recut_above = c.parallel.ranks ? 0 : 1.2;
-  share->owned.resize(w.grain_count());
-  for (std::size_t i = 0; i < w.grain_count(); ++i) share->owned[i] = regions.owner(places[i]) == ranks.rank();
+  share->owned.assign(w.grain_count(), 1);
   share->hand_over(w);
   sim.share = std::move(share);
+}
+
+}  // namespace
+
+Simulation load_simulation_across_ranks(const formats::Case& setup, const formats::StateReader& in, const Ranks& ranks) {
+  const formats::State& head = in.head();
+  // This rank's slice of the rows; the first bad row of any refused on every rank.
+  const auto [first, count] = rows_of_rank(in.body_count(), ranks);
+  std::optional<formats::Bodies> slice;
+  std::optional<RankFailure> failure;
+  try {
+    slice = in.read_bodies(first, count);
+  } catch (const formats::FileError& e) {
+    failure = RankFailure{{first, 0}, e.file(), e.reason()};
+  }
+  throw_first_failure(failure, ranks);
+  check_ids_across_ranks(slice->id, first, in.file(), ranks);
+  Simulation sim = assemble_simulation(setup, head, *slice, &ranks);
+  slice.reset();
+  share_among_ranks(sim, ranks);
+  World& w = sim.world;
+  RankShare& share = *sim.share;
+  if (head.solver) {
+    std::vector<std::uint64_t> own_ids;
+    for (std::size_t i = 0; i < w.grain_count(); ++i)
+      if (share.owned[i]) own_ids.push_back(w.id[i]);
+    restore_contact_cache(w, contacts_of_own_grains(in, own_ids, ranks), in.file(), ranks);
+    // Bisected regions weigh the grains' contacts too (docs/parallel.md, "Decomposition"):
+    // cut anew now that they are known.
+    if (!setup.parallel.ranks && in.contact_count() > 0) {
+      std::vector<Vec3> own_places;
+      for (std::size_t i = 0; i < w.grain_count(); ++i)
+        if (share.owned[i]) own_places.push_back(w.bodies[i].position);
+      share.regions = Decomposition::bisection(own_places, bisection_weights(w, &share.owned), ranks.size(), ranks);
+      share.hand_over(w);
+    }
+  }
+  check_start(sim, head.kind == formats::StateKind::checkpoint);
+  restore_books(sim, head);
+  return sim;
 }
 
 }  // namespace scree::run

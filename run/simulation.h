@@ -33,12 +33,6 @@ struct Simulation {
   std::shared_ptr<solver::RankShare> share;
 };
 
-// Shares the run among `ranks` (docs/parallel.md): every rank loaded the whole state; the
-// regions are the case's parallel.ranks grid over the grains' box, or cut by bisection so that
-// each holds about as many grains (`auto`), and each rank's world becomes its region's grains
-// and its halo. Throws FileError (the case file) when the grid's regions are not as many as
-// the ranks.
-void share_among_ranks(Simulation& sim, const solver::Ranks& ranks);
 // Throws FileError (the case file) when the case's parallel.ranks grid has other than `ranks`
 // regions: a grid asked for is carried out or refused, on one rank too.
 void check_rank_count(const formats::Case& setup, int ranks);
@@ -47,9 +41,18 @@ void check_rank_count(const formats::Case& setup, int ranks);
 // grain of that template), grains from the state, walls, and the contact-law table. A state
 // template names a case template by its name or by its avatar path (relative to the case
 // file's folder). Throws FileError for a missing or bad avatar, a state template the case
-// does not have, grains that overlap by more than 5 % of the thinner one's half-width, and a
+// does not have, grains that overlap by more than 5 % of the thinner one's half-width (a
+// state or a frame; a checkpoint continues its run as the run left it), and a
 // time step above the Courant limit (unless the case allows it).
 Simulation load_simulation(const formats::Case& setup, const formats::State& state);
+
+// The same run shared among `ranks` (docs/parallel.md, "Starting"), no rank holding the whole
+// state: each rank reads a slice of `in`'s rows, the regions are cut (the case's parallel.ranks
+// grid over the grains' box, or bisection of the grains and their contacts, `auto`), and each
+// rank's world becomes its region's grains and halo, with the checkpoint's contacts of its own
+// grains. A bad row, a duplicate id, grains inside each other are refused on every rank with
+// the FileError one process gives (the first such row any rank met).
+Simulation load_simulation_across_ranks(const formats::Case& setup, const formats::StateReader& in, const solver::Ranks& ranks);
 
 // Advances to the case's duration: a frame at every frame interval (frame_NNNNNN.h5, the
 // first one at the start unless restarting), a log row at every log interval, checkpoints

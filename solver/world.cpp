@@ -132,12 +132,12 @@ double kinetic_energy(const World& world) { return kinetic_energy_part(world, nu
 
 double potential_energy(const World& world, const Vec3& gravity) { return potential_energy_part(world, gravity, nullptr).value(); }
 
-double courant_number(const World& world, double dt) {
+double courant_number(const World& world, double dt, const Vec3& kick) {
   double largest = 0;
   for (std::size_t i = 0; i < world.grain_count(); ++i) {
     const GrainShape& s = world.shapes[world.shape[i]];
     const RigidBody& b = world.bodies[i];
-    const double reach = (b.velocity.norm() + b.angular_velocity.norm() * s.bounding_radius * world.scale[i]) * dt;
+    const double reach = ((b.velocity + kick).norm() + b.angular_velocity.norm() * s.bounding_radius * world.scale[i]) * dt;
     largest = std::max(largest, reach / (s.smallest_half_extent * world.scale[i]));
   }
   return largest;

@@ -123,7 +123,9 @@ ExactSum potential_energy_part(const World& world, const Vec3& gravity, const st
 
 // The largest distance a grain moves in `dt`, over its smallest half-extent: the Courant
 // number the time step is chosen by (seed 000 §3.4: the step is limited by penetration only).
-double courant_number(const World& world, double dt);
+// With `kick`, as the grains would move with it added to their velocities (the start's first
+// step: one step of gravity).
+double courant_number(const World& world, double dt, const Vec3& kick = Vec3::Zero());
 
 // The largest step up to `max_step` whose Courant number stays within `courant_limit` after
 // one step of gravity: Δt = C h / (|v| + |g| Δt_max + |ω| R), the least over grains.

@@ -416,10 +416,10 @@ ContactPoint contact_point(std::vector<RigidBody>& bodies, const Contact& c) {
   return {&bodies[c.a], &bodies[c.b], c.point - bodies[c.a].position, c.point - bodies[c.b].position};
 }
 
-std::vector<Overlap> overlaps(const World& world, double fraction) {
+std::vector<Overlap> overlaps(const World& world, double fraction, const SearchShare* share) {
   auto half_width = [&](std::size_t i) { return world.shapes[world.shape[i]].smallest_half_extent * world.scale[i]; };
   std::vector<Overlap> found;
-  for (const Contact& c : find_contacts(world, world.bodies, 0, 0).contacts) {
+  for (const Contact& c : find_contacts(world, world.bodies, 0, 0, nullptr, 0, nullptr, nullptr, share).contacts) {
     const bool with_static = c.b >= world.grain_count();
     const double allowed = fraction * (with_static ? half_width(c.a) : std::min(half_width(c.a), half_width(c.b)));
     if (c.depth > allowed) found.push_back({c.a, with_static ? -1 : std::int64_t(c.b), c.wall, c.depth});

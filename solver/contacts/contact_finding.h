@@ -92,12 +92,14 @@ ContactPoint contact_point(std::vector<RigidBody>& bodies, const Contact& c);
 
 // Contacts in the current configuration deeper than `fraction` of the smaller half-width
 // of the grain(s) involved: initial states must not start with grains inside each other.
+// In the search's order (grain pairs by their bodies, then each grain's walls and the
+// terrain); with `share`, this rank's part of them.
 struct Overlap {
   std::uint32_t grain;
   std::int64_t other_grain;  // −1 for a wall or the terrain
   std::int32_t wall;         // −1 for a grain or the terrain
   double depth;              // m
 };
-std::vector<Overlap> overlaps(const World& world, double fraction);
+std::vector<Overlap> overlaps(const World& world, double fraction, const SearchShare* share = nullptr);
 
 }  // namespace scree::solver

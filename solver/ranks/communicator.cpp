@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
+#include <exception>
 #include <stdexcept>
 #include <string>
 
@@ -13,6 +15,16 @@ namespace scree::solver {
 
 Ranks::Ranks() = default;
 
+namespace {
+
+// What one rank alone shares with itself: `make`'s bytes, kept by the block.
+[[maybe_unused]] Ranks::NodeBlock block_of_own(const std::function<Bytes()>& make) {
+  auto made = std::make_shared<const Bytes>(make());
+  return {std::span<const std::byte>(*made), made};
+}
+
+}  // namespace
+
 #if SCREE_WITH_MPI
 
 struct Ranks::Communicator {
@@ -22,6 +34,7 @@ struct Ranks::Communicator {
 namespace {
 
 bool session_open = false;
+std::vector<MPI_Win> node_windows;  // Ranks::share_on_node's, freed as the session ends
 
 void check(int status, const char* what) {
   if (status != MPI_SUCCESS) throw std::runtime_error(std::string("MPI: ") + what + " failed");
@@ -44,6 +57,8 @@ MpiSession::MpiSession(int& argc, char**& argv) {
 MpiSession::~MpiSession() {
   if (!started_) return;
   session_open = false;
+  for (MPI_Win& window : node_windows) MPI_Win_free(&window);
+  node_windows.clear();
   MPI_Finalize();
 }
 
@@ -210,6 +225,46 @@ void Ranks::barrier() const {
   if (communicator_) check(MPI_Barrier(communicator_->comm), "MPI_Barrier");
 }
 
+Ranks::NodeBlock Ranks::share_on_node(const std::function<Bytes()>& make) const {
+  if (!communicator_) return block_of_own(make);
+  MPI_Comm node;
+  check(MPI_Comm_split_type(communicator_->comm, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node), "MPI_Comm_split_type");
+  int node_rank = 0;
+  check(MPI_Comm_rank(node, &node_rank), "MPI_Comm_rank");
+  Bytes made;
+  std::exception_ptr failure;
+  if (node_rank == 0) {
+    try {
+      made = make();
+    } catch (...) {
+      failure = std::current_exception();
+    }
+  }
+  if (max(failure ? 1.0 : 0.0) > 0) {
+    MPI_Comm_free(&node);
+    if (failure) std::rethrow_exception(failure);
+    throw std::runtime_error("the first rank of another node could not make what its node shares");
+  }
+  std::uint64_t size = made.size();
+  check(MPI_Bcast(&size, 1, MPI_UINT64_T, 0, node), "MPI_Bcast");
+  void* base = nullptr;
+  MPI_Win window;
+  check(MPI_Win_allocate_shared(MPI_Aint(node_rank == 0 ? size : 0), 1, MPI_INFO_NULL, node, &base, &window),
+        "MPI_Win_allocate_shared");
+  check(MPI_Win_fence(0, window), "MPI_Win_fence");
+  if (node_rank == 0 && size > 0) std::memcpy(base, made.data(), size);
+  made = Bytes();
+  check(MPI_Win_fence(0, window), "MPI_Win_fence");
+  if (node_rank != 0) {
+    MPI_Aint first_size = 0;
+    int unit = 0;
+    check(MPI_Win_shared_query(window, 0, &first_size, &unit, &base), "MPI_Win_shared_query");
+  }
+  node_windows.push_back(window);
+  MPI_Comm_free(&node);
+  return {std::span<const std::byte>(static_cast<const std::byte*>(base), size), nullptr};
+}
+
 #else  // one rank alone
 
 struct Ranks::Communicator {};
@@ -238,6 +293,7 @@ std::vector<std::pair<int, Bytes>> Ranks::send_to_any(const std::vector<std::pai
   return to;
 }
 void Ranks::barrier() const {}
+Ranks::NodeBlock Ranks::share_on_node(const std::function<Bytes()>& make) const { return block_of_own(make); }
 
 #endif
 

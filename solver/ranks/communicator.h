@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <span>
 #include <type_traits>
@@ -53,6 +54,18 @@ class Ranks {
   std::vector<std::pair<int, Bytes>> send_to_any(const std::vector<std::pair<int, Bytes>>& to) const;
 
   void barrier() const;
+
+  // Memory the ranks of one node share (an MPI shared-memory window), so that what every rank
+  // reads alike (the terrain) lies once on a node (docs/parallel.md, "Memory"): `make` runs on
+  // the node's first rank alone, its bytes are copied into the block, and every rank of the
+  // node reads the block. Should `make` throw on any rank, every rank throws, the node's first
+  // ranks what it threw. The block lasts until the MpiSession ends (or while `keep` lives, on
+  // one rank alone, which keeps `make`'s bytes).
+  struct NodeBlock {
+    std::span<const std::byte> bytes;
+    std::shared_ptr<const void> keep;
+  };
+  NodeBlock share_on_node(const std::function<Bytes()>& make) const;
 
  private:
   struct Communicator;

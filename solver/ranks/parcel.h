@@ -3,7 +3,9 @@
 // records, read back in the order they were put in.
 #include <cstdint>
 #include <cstring>
+#include <span>
 #include <stdexcept>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -13,14 +15,24 @@ namespace scree::solver {
 
 class Parcel {
  public:
+  // Appended where the parcel ends, with no copy between (a hand-over's parcels are most of
+  // its memory: docs/benchmarks.md, "Issue 28: memory").
   template <class T>
-  Parcel& put(const std::vector<T>& records) {
+  Parcel& put(std::span<const T> records) {
+    static_assert(std::is_trivially_copyable_v<T>);
     const std::uint64_t count = records.size();
-    const Bytes head = to_bytes<std::uint64_t>(std::span(&count, 1)), body = to_bytes<T>(records);
-    bytes_.insert(bytes_.end(), head.begin(), head.end());
-    bytes_.insert(bytes_.end(), body.begin(), body.end());
+    const std::size_t at = bytes_.size();
+    bytes_.resize(at + sizeof count + records.size_bytes());
+    std::memcpy(bytes_.data() + at, &count, sizeof count);
+    if (count > 0) std::memcpy(bytes_.data() + at + sizeof count, records.data(), records.size_bytes());
     return *this;
   }
+  template <class T>
+  Parcel& put(const std::vector<T>& records) {
+    return put(std::span<const T>(records));
+  }
+  // Room for `bytes` more, so that the puts to come do not grow it by doubling.
+  void reserve(std::size_t bytes) { bytes_.reserve(bytes_.size() + bytes); }
   const Bytes& bytes() const& { return bytes_; }
   Bytes bytes() && { return std::move(bytes_); }  // handed over, not copied
   bool empty() const { return bytes_.empty(); }  // nothing put, not even an empty array

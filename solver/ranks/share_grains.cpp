@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "solver/ranks/body_records.h"
+#include "solver/ranks/parcel.h"
 
 namespace scree::solver {
 
@@ -33,26 +34,25 @@ struct ImpulseRecord {
   float impulse[3];
 };
 
-// What one rank sends another: how many grains, the grains, then the impulses.
+// What one rank sends another: its grains, then their impulses (a Parcel of the two).
 struct Message {
   std::vector<GrainRecord> grains;
   std::vector<ImpulseRecord> impulses;
 
-  Bytes bytes() const {
-    const std::uint64_t count = grains.size();
-    Bytes out = to_bytes<std::uint64_t>(std::span(&count, 1));
-    const Bytes g = to_bytes<GrainRecord>(grains), i = to_bytes<ImpulseRecord>(impulses);
-    out.insert(out.end(), g.begin(), g.end());
-    out.insert(out.end(), i.begin(), i.end());
-    return out;
+  // Its bytes; the records let go, so a hand-over holds each message once.
+  Bytes take_bytes() {
+    Parcel parcel;
+    parcel.reserve(2 * sizeof(std::uint64_t) + grains.size() * sizeof(GrainRecord) + impulses.size() * sizeof(ImpulseRecord));
+    parcel.put(grains).put(impulses);
+    grains = {};
+    impulses = {};
+    return std::move(parcel).bytes();
   }
   static Message from(const Bytes& bytes) {
+    ParcelReader in(bytes);
     Message m;
-    std::uint64_t count = 0;
-    std::memcpy(&count, bytes.data(), sizeof count);
-    const std::size_t grains_end = sizeof count + count * sizeof(GrainRecord);
-    m.grains = from_bytes<GrainRecord>(Bytes(bytes.begin() + sizeof count, bytes.begin() + std::ptrdiff_t(grains_end)));
-    m.impulses = from_bytes<ImpulseRecord>(Bytes(bytes.begin() + std::ptrdiff_t(grains_end), bytes.end()));
+    m.grains = in.take<GrainRecord>();
+    m.impulses = in.take<ImpulseRecord>();
     return m;
   }
 };
@@ -69,31 +69,34 @@ Halo share_grains(World& world, std::vector<char>& owned, const Decomposition& r
   // (the first share, regions cut anew): then every rank exchanges with every other.
   const std::size_t grains = world.grain_count();
   std::vector<int> partners = regions.neighbours(me, halo);
-  std::vector<std::vector<int>> destinations(grains);
+  // The ranks each owned grain goes to, one flat array: grain i's from near_start[i] on.
+  std::vector<std::uint32_t> near_start(grains + 1, 0);
+  std::vector<int> near;
   double far = 0;
   for (std::uint32_t i = 0; i < grains; ++i) {
-    if (!owned[i]) continue;
-    destinations[i] = regions.ranks_near(world.bodies[i].position, halo);
-    for (int rank : destinations[i])
-      if (rank != me && !std::binary_search(partners.begin(), partners.end(), rank)) far = 1;
+    if (owned[i])
+      for (int rank : regions.ranks_near(world.bodies[i].position, halo)) {
+        near.push_back(rank);
+        if (rank != me && !std::binary_search(partners.begin(), partners.end(), rank)) far = 1;
+      }
+    near_start[i + 1] = std::uint32_t(near.size());
   }
   if (ranks.max(far) > 0) {
     partners.clear();
     for (int r = 0; r < ranks.size(); ++r)
       if (r != me) partners.push_back(r);
   }
-  // Messages by slot: the partners', then this rank's own.
+  // Messages by slot: the partners', then this rank's own; `near` becomes slots.
+  for (int& rank : near)
+    rank = rank == me ? int(partners.size()) : int(std::lower_bound(partners.begin(), partners.end(), rank) - partners.begin());
   std::vector<Message> to(partners.size() + 1);
-  auto slot_of = [&](int rank) -> std::size_t {
-    if (rank == me) return partners.size();
-    return std::size_t(std::lower_bound(partners.begin(), partners.end(), rank) - partners.begin());
-  };
-  std::vector<std::vector<std::size_t>> slots_of(grains);  // where each owned grain goes
+  std::vector<std::size_t> count(to.size(), 0);
+  for (const int slot : near) ++count[std::size_t(slot)];
+  for (std::size_t k = 0; k < to.size(); ++k) to[k].grains.reserve(count[k]);
   for (std::uint32_t i = 0; i < grains; ++i) {
     if (!owned[i]) continue;
-    for (int rank : destinations[i]) slots_of[i].push_back(slot_of(rank));
     const GrainRecord record = record_of(world.grain(i));
-    for (std::size_t slot : slots_of[i]) to[slot].grains.push_back(record);
+    for (std::uint32_t k = near_start[i]; k < near_start[i + 1]; ++k) to[std::size_t(near[k])].grains.push_back(record);
   }
   // Each owned grain's impulses go where it goes; the receiver keeps those whose B it holds.
   for (const auto& [key, impulse] : world.resting_impulses) {
@@ -101,18 +104,32 @@ Halo share_grains(World& world, std::vector<char>& owned, const Decomposition& r
     const bool b_static = key.b >= grains;
     const ImpulseRecord record{world.id[key.a], b_static ? key.b - grains : world.id[key.b], key.plane, key.node,
                                std::uint32_t(b_static), {impulse.x(), impulse.y(), impulse.z()}};
-    for (std::size_t slot : slots_of[key.a]) to[slot].impulses.push_back(record);
+    for (std::uint32_t k = near_start[key.a]; k < near_start[key.a + 1]; ++k) to[std::size_t(near[k])].impulses.push_back(record);
   }
+  near = {};
+  near_start = {};
 
   std::vector<Bytes> outgoing;
-  for (std::size_t k = 0; k < partners.size(); ++k) outgoing.push_back(to[k].bytes());
+  for (std::size_t k = 0; k < partners.size(); ++k) outgoing.push_back(to[k].take_bytes());
   std::vector<Message> received;
-  for (const Bytes& bytes : ranks.exchange(partners, outgoing)) received.push_back(Message::from(bytes));
+  {
+    std::vector<Bytes> incoming = ranks.exchange(partners, outgoing);
+    outgoing = {};
+    for (Bytes& bytes : incoming) {
+      received.push_back(Message::from(bytes));
+      bytes = {};
+    }
+  }
   received.push_back(std::move(to.back()));
 
   std::vector<Grain> held;
-  for (const Message& m : received)
+  std::size_t coming = 0;
+  for (const Message& m : received) coming += m.grains.size();
+  held.reserve(coming);
+  for (Message& m : received) {
     for (const GrainRecord& r : m.grains) held.push_back(grain_of(r));
+    m.grains = {};
+  }
   std::sort(held.begin(), held.end(), [](const Grain& x, const Grain& y) { return x.id < y.id; });
   for (std::size_t k = 1; k < held.size(); ++k)
     if (held[k - 1].id == held[k].id)

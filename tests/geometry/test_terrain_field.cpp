@@ -61,6 +61,27 @@ TEST(TerrainField, TiltedPlaneIsExactInTheBand) {
   }
 }
 
+// A field laid out flat (as a node's ranks share it, docs/parallel.md "Memory") reads the
+// same bits from the block, and refuses a block cut short.
+TEST(TerrainField, AFlatCopyReadsTheSameBitsInPlace) {
+  const TerrainField field = terrain_field(plane_terrain(), "plane.vdb");
+  auto block = std::make_shared<const std::vector<std::byte>>(field.flat());
+  const TerrainField copy = TerrainField::in_place(*block, block);
+  EXPECT_EQ(copy.band(), field.band());
+  EXPECT_EQ(copy.voxel_size(), field.voxel_size());
+  EXPECT_EQ(copy.bytes(), field.bytes());
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> across(-1, 11), height(-2, 8);
+  for (int n = 0; n < 2000; ++n) {
+    const Eigen::Vector3d p(across(rng), across(rng), height(rng));
+    Eigen::Vector3d g, h;
+    EXPECT_EQ(copy.value_and_gradient(p, g), field.value_and_gradient(p, h)) << p.transpose();
+    EXPECT_EQ(g, h);
+    EXPECT_EQ(copy.ground_height(p.x(), p.y()), field.ground_height(p.x(), p.y()));
+  }
+  EXPECT_THROW(TerrainField::in_place(std::span(*block).first(block->size() - 4), block), std::invalid_argument);
+}
+
 // Along a vertical line φ is piecewise linear between grid levels and the plane's φ is linear:
 // the ground's height comes back exactly; beyond the columns there is none.
 TEST(TerrainField, GroundHeightOfAPlane) {

@@ -130,5 +130,22 @@ TEST(Communicator, GathersEveryRanksBytesByRank) {
   for (int r = 0; r < ranks.size(); ++r) EXPECT_EQ(from_bytes<std::int32_t>(all[std::size_t(r)]), message(r, 0)) << r;
 }
 
+// What a node's ranks share (the terrain): the node's first rank makes it, once, and every rank
+// of the node reads its bytes; the ranks under ctest all run on this one machine. What the
+// first rank fails to make fails on every rank.
+TEST(Communicator, ANodesRanksReadTheBytesItsFirstRankMade) {
+  const Ranks ranks = Ranks::world();
+  std::int64_t made = 0;
+  const Ranks::NodeBlock block = ranks.share_on_node([&] {
+    ++made;
+    return to_bytes<std::int32_t>(message(ranks.rank(), 3));
+  });
+  EXPECT_EQ(made, ranks.rank() == 0 ? 1 : 0);
+  EXPECT_EQ(from_bytes<std::int32_t>(Bytes(block.bytes.begin(), block.bytes.end())), message(0, 3));
+  ranks.sum(std::span(&made, 1));
+  EXPECT_EQ(made, 1);
+  EXPECT_ANY_THROW(ranks.share_on_node([]() -> Bytes { throw std::runtime_error("unreadable"); }));
+}
+
 }  // namespace
 }  // namespace scree::solver

@@ -2,10 +2,13 @@
 // against a wall and each other; collisions and resting contact) gives the frames, log and
 // checkpoint of one process to the last bit on 2 and 3 ranks, with regions by bisection and
 // on a grid; a checkpoint of 3 ranks continues on 1 and one of 1 on 2 as the run it
-// interrupted; a grid of other than the ranks' number is refused with one line.
+// interrupted; a grid of other than the ranks' number is refused with one line; a bad state,
+// which each rank reads a slice of, is refused with the line one process gives.
 #include <gtest/gtest.h>
+#include <hdf5.h>
 
 #include <fstream>
+#include <functional>
 #include <sstream>
 
 #include "tools/same_run.h"
@@ -87,6 +90,76 @@ TEST(SolveRanks, AGridOfOtherThanTheRanksIsRefused) {
   // On one rank too: a grid is carried out or refused.
   const testing::ToolRun alone = testing::run_tool(dir, "scree-solve", (dir / "case.yaml").string());
   testing::expect_refusal(dir, alone, "scree-solve", 1, "parallel.ranks [2, 1, 1] makes 2 regions, but 1 rank runs", dir / "out");
+}
+
+// Row `row` of the state's /bodies/id set to the id of row `like`: a file no writer makes.
+void give_id_of_row(const std::filesystem::path& file, hsize_t row, hsize_t like) {
+  const hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+  const hid_t set = H5Dopen2(f, "/bodies/id", H5P_DEFAULT);
+  std::vector<std::uint64_t> ids(8);
+  ASSERT_GE(H5Dread(set, H5T_NATIVE_UINT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, ids.data()), 0);
+  ids[row] = ids[like];
+  ASSERT_GE(H5Dwrite(set, H5T_NATIVE_UINT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, ids.data()), 0);
+  H5Dclose(set);
+  H5Fclose(f);
+}
+
+// On three ranks each reads a slice of the rows (3, 3 and 2 of the eight blocks): what makes
+// the state bad lies across the slices, and every rank refuses it with the line one process
+// gives, naming the same first row, grain or contact.
+TEST(SolveRanks, ABadStateIsRefusedWithTheLineOfOneProcess) {
+  struct Bad {
+    std::string what;
+    std::function<void(const TempDir&)> spoil;
+    std::string restart;  // the state file's name when it is a checkpoint to restart from
+    std::string reason;
+  };
+  const std::vector<Bad> bad{
+      {"an id on two rows of different slices", [](const TempDir& dir) { give_id_of_row(dir / "state.h5", 6, 1); }, "",
+       "body 6: duplicate id 2"},
+      {"grains inside each other, found by different ranks",
+       [](const TempDir& dir) {
+         formats::State s = formats::read_state(dir / "state.h5");
+         s.bodies.position[7] = s.bodies.position[0];
+         s.bodies.position[5] = s.bodies.position[2];
+         s.bodies.position[5][0] += 0.01;
+         formats::write_state(dir / "state.h5", s);
+       },
+       "", "grain 1 starts"},
+      {"a checkpoint's contact naming a grain that is not there",
+       [](const TempDir& dir) {
+         testing::solve(dir);
+         formats::State s = formats::read_state(dir / "out" / "checkpoint.h5");
+         ASSERT_GE(s.solver->contacts.size(), 6u);
+         s.solver->contacts.body_b[s.solver->contacts.size() * 2 / 3] = 999;
+         formats::write_state(dir / "restart.h5", s);
+         std::filesystem::remove_all(dir / "out");
+       },
+       "restart.h5", "/solver/contacts names body 999, which is not a grain"},
+  };
+  for (const Bad& b : bad) {
+    SCOPED_TRACE(b.what);
+    TempDir one, three;
+    for (const TempDir* dir : {&one, &three}) {
+      prepare_blocks(*dir, {{"duration: 1.2", "duration: 0.6"}});
+      b.spoil(*dir);
+    }
+    auto args = [&](const TempDir& dir) {
+      return (dir / "case.yaml").string() + (b.restart.empty() ? "" : " --restart " + (dir / b.restart).string());
+    };
+    const testing::ToolRun alone = testing::run_tool(one, "scree-solve", args(one));
+    const testing::ToolRun shared = solve_on(three, 3, args(three));
+    ASSERT_EQ(alone.status, 1) << alone.err;
+    EXPECT_EQ(shared.status, 1) << shared.err;
+    const std::string line = alone.err.substr(0, alone.err.find('\n'));
+    EXPECT_NE(line.find(b.reason), std::string::npos) << line;
+    std::string expected = line;
+    const std::string dir_one = one.path().string(), dir_three = three.path().string();
+    for (std::size_t at = 0; (at = expected.find(dir_one, at)) != std::string::npos; at += dir_three.size())
+      expected.replace(at, dir_one.size(), dir_three);
+    EXPECT_EQ(shared.err.substr(0, shared.err.find('\n')), expected);
+    EXPECT_FALSE(std::filesystem::exists(three / "out"));
+  }
 }
 
 }  // namespace

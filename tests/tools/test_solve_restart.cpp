@@ -186,6 +186,28 @@ TEST_P(BlocksRestart, ContinuesBitForBit) {
   EXPECT_GE(expect_same_run(whole, first), 7u);
 }
 
+// A dense flow presses grains into each other deeper than an initial state may start (5 % of
+// a half-width: the avalanche over dc7 has such pairs at 1 s); its checkpoint continues, while
+// the same grains as an initial state are refused.
+TEST(Solve, ACheckpointOfGrainsPressedIntoEachOtherContinues) {
+  TempDir dir;
+  prepare_blocks(dir, {{"duration: 1.2", "duration: 0.3"}});
+  testing::solve(dir);
+  formats::State pressed = testing::checkpoint(dir);
+  pressed.bodies.position[1] = pressed.bodies.position[0];
+  pressed.bodies.position[1][0] += 0.05;
+  formats::write_state(dir / "pressed.h5", pressed);
+  edit_case(dir, "duration: 0.3", "duration: 0.35");
+  const auto restarted = testing::run_tool(dir, "scree-solve", testing::in_dir(dir, "DIR/case.yaml --restart DIR/pressed.h5"));
+  EXPECT_EQ(restarted.status, 0) << restarted.err;
+  pressed.kind = formats::StateKind::state;
+  pressed.solver.reset();
+  formats::write_state(dir / "state.h5", pressed);
+  const auto started = testing::run_tool(dir, "scree-solve", (dir / "case.yaml").string());
+  EXPECT_EQ(started.status, 1);
+  EXPECT_NE(started.err.find("starts"), std::string::npos) << started.err;
+}
+
 INSTANTIATE_TEST_SUITE_P(Solve, BlocksRestart,
                          ::testing::Values(Interruption::duration_raised, Interruption::interval_checkpoint,
                                            Interruption::sigterm),

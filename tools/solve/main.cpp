@@ -35,17 +35,26 @@ int solve(const std::vector<std::string>& args, const solver::Ranks& ranks) {
   const bool restarting = o.has("--restart");
   const std::filesystem::path state_file = restarting ? std::filesystem::path(o.text("--restart")) : setup.initial_state;
   if (restarting) setup.initial_state = state_file;
+  auto check_kind = [&](const formats::State& head) {
+    if (restarting && head.kind != formats::StateKind::checkpoint)
+      throw formats::FileError(state_file, "is a " + std::string(formats::to_string(head.kind)) + " file, not a checkpoint");
+  };
   // The state read is let go before the run: a checkpoint's contact cache is as big as the
-  // world's own store of it (docs/benchmarks.md, the seventh pass).
+  // world's own store of it (docs/benchmarks.md, the seventh pass). On several ranks each
+  // reads a slice of it.
+  std::size_t grains = 0;
   run::Simulation sim = [&] {
+    if (ranks.size() > 1) {
+      const formats::StateReader in(state_file);
+      check_kind(in.head());
+      grains = in.body_count();
+      return run::load_simulation_across_ranks(setup, in, ranks);
+    }
     const formats::State state = formats::read_state(state_file);
-    if (restarting && state.kind != formats::StateKind::checkpoint)
-      throw formats::FileError(state_file, "is a " + std::string(formats::to_string(state.kind)) +
-                                               " file, not a checkpoint");
+    check_kind(state);
+    grains = state.bodies.size();
     return run::load_simulation(setup, state);
   }();
-  const std::size_t grains = sim.world.grain_count();
-  if (ranks.size() > 1) run::share_among_ranks(sim, ranks);
   const bool speaks = ranks.rank() == 0;  // what a user reads comes from rank 0
   if (speaks)
     std::cout << "scree-solve: " << grains << (grains == 1 ? " grain, " : " grains, ")
