@@ -15,7 +15,18 @@ namespace scree::geometry {
 ShapeTemplate::ShapeTemplate(std::array<int, 3> dims, std::vector<float> values, float background,
                              const Eigen::Matrix3d& body_to_index, const Eigen::Vector3d& index_offset,
                              std::vector<Eigen::Vector3f> nodes)
-    : dims_(dims), values_(std::move(values)), background_(background), body_to_index_(body_to_index),
+    : ShapeTemplate(dims, std::make_shared<const std::vector<float>>(std::move(values)), background, body_to_index,
+                    index_offset, std::move(nodes)) {}
+
+ShapeTemplate::ShapeTemplate(std::array<int, 3> dims, std::shared_ptr<const std::vector<float>> own, float background,
+                             const Eigen::Matrix3d& body_to_index, const Eigen::Vector3d& index_offset,
+                             std::vector<Eigen::Vector3f> nodes)
+    : ShapeTemplate(dims, std::span<const float>(*own), own, background, body_to_index, index_offset, std::move(nodes)) {}
+
+ShapeTemplate::ShapeTemplate(std::array<int, 3> dims, std::span<const float> values, std::shared_ptr<const void> keep,
+                             float background, const Eigen::Matrix3d& body_to_index, const Eigen::Vector3d& index_offset,
+                             std::vector<Eigen::Vector3f> nodes)
+    : dims_(dims), keep_(std::move(keep)), values_(values), background_(background), body_to_index_(body_to_index),
       index_offset_(index_offset), nodes_(std::move(nodes)) {
   if (dims_[0] < 2 || dims_[1] < 2 || dims_[2] < 2 ||
       values_.size() != std::size_t(dims_[0]) * std::size_t(dims_[1]) * std::size_t(dims_[2]))

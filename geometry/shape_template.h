@@ -10,6 +10,8 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <span>
 #include <vector>
 
 namespace scree::geometry {
@@ -33,6 +35,11 @@ class ShapeTemplate {
   ShapeTemplate(std::array<int, 3> dims, std::vector<float> values, float background,
                 const Eigen::Matrix3d& body_to_index, const Eigen::Vector3d& index_offset,
                 std::vector<Eigen::Vector3f> nodes);
+  // The same on values that lie elsewhere, held by `keep` (a node's ranks share them:
+  // flat_shapes.h). Copies of a template share its values.
+  ShapeTemplate(std::array<int, 3> dims, std::span<const float> values, std::shared_ptr<const void> keep, float background,
+                const Eigen::Matrix3d& body_to_index, const Eigen::Vector3d& index_offset,
+                std::vector<Eigen::Vector3f> nodes);
 
   // Trilinear φ at a body-frame point; the background (outside) beyond the box.
   double value(const Eigen::Vector3d& body) const;
@@ -54,6 +61,9 @@ class ShapeTemplate {
   const std::array<int, 3>& dims() const { return dims_; }
   Eigen::Vector3d index_of(const Eigen::Vector3d& body) const { return body_to_index_ * body + index_offset_; }
   const Eigen::Matrix3d& body_to_index() const { return body_to_index_; }
+  const Eigen::Vector3d& index_offset() const { return index_offset_; }
+  std::span<const float> values() const { return values_; }  // x-major over the box
+  float background() const { return background_; }
   const std::vector<Eigen::Vector3f>& nodes() const { return nodes_; }
   const std::vector<NodeCluster>& node_clusters() const { return clusters_; }
   const std::vector<std::uint32_t>& clustered_nodes() const { return clustered_nodes_; }  // node indices
@@ -81,6 +91,8 @@ class ShapeTemplate {
   std::size_t bytes() const;  // memory held: values and nodes
 
  private:
+  ShapeTemplate(std::array<int, 3> dims, std::shared_ptr<const std::vector<float>> own, float background,
+                const Eigen::Matrix3d& body_to_index, const Eigen::Vector3d& index_offset, std::vector<Eigen::Vector3f> nodes);
   void cluster_nodes();
   void find_block_minima();
   void find_lipschitz();
@@ -88,7 +100,8 @@ class ShapeTemplate {
   bool cell_at_index(const Eigen::Vector3d& index, std::array<float, 8>& corner, Eigen::Vector3d& local) const;
 
   std::array<int, 3> dims_;
-  std::vector<float> values_;
+  std::shared_ptr<const void> keep_;  // what holds the values
+  std::span<const float> values_;
   float background_;
   Eigen::Matrix3d body_to_index_;
   Eigen::Vector3d index_offset_;

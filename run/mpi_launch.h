@@ -1,8 +1,8 @@
 #pragma once
 // How many MPI ranks started this process, read from what the launcher (mpirun, mpiexec,
-// srun) puts in the environment, before anything is written: scree-solve runs one rank until
-// domain decomposition lands (docs/architecture.md, "Ranks"), and copies started side by side
-// would write the same frames over each other.
+// srun) puts in the environment, before anything is written: a scree-solve built without MPI
+// refuses to run under a launcher of several ranks, as copies started side by side would each
+// run the whole case and write the same frames over each other (docs/parallel.md).
 namespace scree::run {
 
 struct MpiLaunch {

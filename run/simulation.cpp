@@ -16,6 +16,7 @@
 #include "formats/csv_log.h"
 #include "formats/error.h"
 #include "formats/terrain_file.h"
+#include "geometry/flat_shapes.h"
 #include "geometry/template_from_level_set.h"
 #include "geometry/terrain_from_level_set.h"
 #include "solver/contacts/contact_finding.h"
@@ -265,7 +266,7 @@ namespace {
 // The world of `bodies` (a state's grains, or a rank's slice of them) with the case's templates,
 // walls, terrain and settings, at the time of the state `head`; nothing checked across the
 // grains yet, no books or contacts restored.
-// Shared among `ranks`, the terrain lies once on each node.
+// Shared among `ranks`, the templates and the terrain lie once on each node.
 Simulation assemble_simulation(const formats::Case& setup, const formats::State& head, const formats::Bodies& bodies,
                                const Ranks* ranks = nullptr) {
   Simulation sim;
@@ -279,7 +280,12 @@ Simulation assemble_simulation(const formats::Case& setup, const formats::State&
   std::vector<std::size_t> shape_of_state_template;
   for (const std::string& entry : head.templates)
     shape_of_state_template.push_back(case_template(setup, setup.initial_state, entry));
-  w.shapes = geometry::grain_shapes(setup);
+  if (!ranks) {
+    w.shapes = geometry::grain_shapes(setup);
+  } else {  // read once a node, the templates' values where the node's ranks share them
+    const Ranks::NodeBlock block = ranks->share_on_node([&] { return geometry::flat_shapes(geometry::grain_shapes(setup)); });
+    w.shapes = geometry::shapes_in_place(block.bytes, block.keep);
+  }
   sim.template_names.clear();
   for (const formats::GrainTemplate& t : setup.templates) sim.template_names.push_back(t.name);
   // A restart continues its run; anything else starts a new one.

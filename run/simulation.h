@@ -28,8 +28,8 @@ struct Simulation {
   double initial_energy = 0;  // K + V at the start of the run (a checkpoint carries it on)
   std::vector<solver::Vec3> wall_impulse;  // on each wall from the grains since the start, N·s
   RunTimes times;  // where this process's stepping went (not carried by checkpoints)
-  // When the run is shared among MPI ranks (share_among_ranks), this rank's place: its world
-  // holds its region's grains and halo.
+  // When the run is shared among MPI ranks (load_simulation_across_ranks), this rank's place:
+  // its world holds its region's grains and halo.
   std::shared_ptr<solver::RankShare> share;
 };
 

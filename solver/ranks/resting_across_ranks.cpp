@@ -294,6 +294,9 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, std::v
                grains.end());
   World local;
   std::vector<RigidBody> posed, corrections;
+  const std::size_t statics = bodies.velocities.size() - world.grain_count();
+  posed.reserve(grains.size() + statics);
+  corrections.reserve(grains.size() + statics);
   for (const GrainState* g : grains) {
     local.id.push_back(g->id);
     posed.push_back(body_of(g->posed));

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The memory of a run on R ranks (issue 28): every scree-solve process's /proc/PID/smaps_rollup
+# polled every 0.1 s, and each one's largest resident set (Rss: every page it maps, libraries
+# and shared memory counted again in each process) and proportional set (Pss: a page shared by
+# k processes counted 1/k in each, so the processes' sum is what the node holds for them).
+# Prints each process's peaks and the sums (kB).
+#
+#   bench/ranks/memory.sh R CASE.yaml [scree-solve options]     (one thread a rank)
+#   bench/ranks/memory.sh 4 avalanche.yaml --restart run/checkpoint.h5
+set -euo pipefail
+ranks=${1:?usage: memory.sh R CASE.yaml [options]}
+shift
+root=$(cd "$(dirname "$0")/../.." && pwd)
+solve=$(realpath "${BUILD_DIR:-$root/build}")/bin/scree-solve
+export OMP_NUM_THREADS=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+if [[ $ranks == 1 ]]; then "$solve" "$@" > /dev/null 2>&1 &
+else mpirun -np "$ranks" --oversubscribe "$solve" "$@" > /dev/null 2>&1 &
+fi
+launcher=$!
+declare -A rss pss
+while kill -0 $launcher 2>/dev/null; do
+  for p in $(pgrep -f "bin/scree-solve" || true); do
+    [[ $(cat /proc/$p/comm 2>/dev/null) == mpirun ]] && continue
+    read -r r s < <(awk '/^Rss:/ {r = $2} /^Pss:/ {s = $2} END {print r, s}' /proc/$p/smaps_rollup 2>/dev/null) || continue
+    [[ -n $r ]] || continue
+    (( ${rss[$p]:-0} < r )) && rss[$p]=$r
+    (( ${pss[$p]:-0} < s )) && pss[$p]=$s
+  done
+  sleep 0.1
+done
+wait $launcher || { echo "memory.sh: scree-solve failed" >&2; exit 1; }
+total_rss=0 total_pss=0
+for p in "${!rss[@]}"; do
+  echo "process $p: peak rss ${rss[$p]} kB, pss ${pss[$p]} kB"
+  total_rss=$((total_rss + rss[$p])) total_pss=$((total_pss + pss[$p]))
+done
+echo "$ranks ranks: rss $total_rss kB, pss $total_pss kB (sums of each process's peak)"
