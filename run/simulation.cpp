@@ -345,15 +345,21 @@ Simulation assemble_simulation(const formats::Case& setup, const formats::State&
       // Once a node (docs/parallel.md, "Memory"): the node's first rank reads the file and lays
       // out the field, then the georeference, where every rank of the node reads them.
       const Ranks::NodeBlock block = ranks->share_on_node([&] {
-        const formats::TerrainFile terrain = formats::read_terrain_file(file);
-        const std::vector<std::byte> field = geometry::terrain_field(terrain.phi, file).flat();
+        std::vector<std::byte> field;
+        formats::Vec3 offset;
+        std::string crs;
+        {  // the file's grid let go before the block is laid out
+          const formats::TerrainFile terrain = formats::read_terrain_file(file);
+          field = geometry::terrain_field(terrain.phi, file).flat();
+          offset = terrain.georeference.origin_offset;
+          crs = terrain.georeference.crs_wkt;
+        }
         const std::uint64_t field_bytes = field.size();
-        const std::string& crs = terrain.georeference.crs_wkt;
-        Bytes laid(sizeof field_bytes + field.size() + sizeof(formats::Vec3) + crs.size());
+        Bytes laid(sizeof field_bytes + field.size() + sizeof offset + crs.size());
         std::byte* at = laid.data();
         at = std::copy_n(reinterpret_cast<const std::byte*>(&field_bytes), sizeof field_bytes, at);
         at = std::copy(field.begin(), field.end(), at);
-        at = std::copy_n(reinterpret_cast<const std::byte*>(terrain.georeference.origin_offset.data()), sizeof(formats::Vec3), at);
+        at = std::copy_n(reinterpret_cast<const std::byte*>(offset.data()), sizeof offset, at);
         std::copy_n(reinterpret_cast<const std::byte*>(crs.data()), crs.size(), at);
         return laid;
       });

@@ -149,7 +149,9 @@ void throw_first_failure(const std::optional<RankFailure>& mine, const solver::R
 }
 
 std::pair<std::size_t, std::size_t> rows_of_rank(std::size_t rows, const solver::Ranks& ranks) {
-  auto start = [&](int r) { return std::size_t((unsigned __int128)rows * unsigned(r) / unsigned(ranks.size())); };
+  // ⌊rows · r / R⌋ without the product's overflow.
+  const std::size_t count = std::size_t(ranks.size());
+  auto start = [&](int r) { return rows / count * std::size_t(r) + rows % count * std::size_t(r) / count; };
   return {start(ranks.rank()), start(ranks.rank() + 1) - start(ranks.rank())};
 }
 
