@@ -33,20 +33,30 @@ TerrainField terrain_field(const formats::VdbGrid& phi, const std::filesystem::p
         high[c] = std::max(high[c], first[2] + edge - 1);
       }
   });
-  std::vector<std::int32_t> first_k(columns, std::numeric_limits<std::int32_t>::min());
+  // The values laid out at their size, and each column's lowest k becoming its first: the
+  // field is made beside the file's grid, and this is a node's first rank's peak of memory as
+  // a run starts (docs/parallel.md, "Memory").
+  std::size_t value_count = 0;
+  for (std::size_t c = 0; c < columns; ++c)
+    if (low[c] <= high[c]) value_count += std::size_t(high[c] - low[c] + 1);
   std::vector<std::uint32_t> start(columns + 1, 0);
   std::vector<float> values;
+  values.reserve(value_count);
   for (std::size_t c = 0; c < columns; ++c) {
     start[c] = std::uint32_t(values.size());
-    if (low[c] > high[c]) continue;  // no ground here (a masked hole): air all the way down
+    if (low[c] > high[c]) {  // no ground here (a masked hole): air all the way down
+      low[c] = std::numeric_limits<std::int32_t>::min();
+      continue;
+    }
     const int i = low_corner[0] + int(c / ny), j = low_corner[1] + int(c % ny);
     if (!(*phi.value({i, j, low[c] - 1}) < 0) || !(*phi.value({i, j, high[c] + 1}) > 0))
       throw formats::FileError(file, "the terrain is not a height field: the band of column (" + std::to_string(i) +
                                          ", " + std::to_string(j) + ") does not run from ground below to air above");
-    first_k[c] = low[c];
     for (int k = low[c]; k <= high[c]; ++k) values.push_back(*phi.value({i, j, k}));
   }
   start[columns] = std::uint32_t(values.size());
+  high = {};
+  std::vector<std::int32_t> first_k = std::move(low);
   const Eigen::Vector3d corner = Eigen::Vector3d(low_corner[0], low_corner[1], low_corner[2]) * h +
                                  Eigen::Vector3d(m[3], m[7], m[11]);
   return TerrainField(Eigen::Vector3d(corner[0], corner[1], m[11]), h, nx, ny, std::move(first_k), std::move(start),

@@ -263,6 +263,61 @@ std::vector<std::string> log_column_names(const formats::Case& setup) {
 
 namespace {
 
+// What a world holds besides its grains: the case's shapes and the terrain with its
+// georeference. Shared among `ranks`, they lie once on each node (the node's first rank reads
+// them). Made before the grains are added: the node's first rank's peak of memory as a run
+// starts is the terrain file's grid and the field it makes (docs/parallel.md, "Memory").
+struct Fixtures {
+  std::vector<GrainShape> shapes;
+  std::shared_ptr<const TerrainField> terrain;
+  std::optional<formats::Georeference> georeference;
+};
+
+Fixtures read_fixtures(const formats::Case& setup, const Ranks* ranks) {
+  Fixtures fixtures;
+  if (!ranks) {
+    fixtures.shapes = geometry::grain_shapes(setup);
+  } else {  // the templates' values where the node's ranks share them
+    const Ranks::NodeBlock block = ranks->share_on_node([&] { return geometry::flat_shapes(geometry::grain_shapes(setup)); });
+    fixtures.shapes = geometry::shapes_in_place(block.bytes, block.keep);
+  }
+  if (!setup.terrain) return fixtures;
+  const std::filesystem::path& file = setup.terrain->file;
+  if (!ranks) {
+    const formats::TerrainFile terrain = formats::read_terrain_file(file);
+    fixtures.georeference = formats::Georeference{terrain.georeference.origin_offset, terrain.georeference.crs_wkt};
+    fixtures.terrain = std::make_shared<const TerrainField>(geometry::terrain_field(terrain.phi, file));
+    return fixtures;
+  }
+  // The node's first rank reads the file and lays out the field (the file's grid let go
+  // first), then the georeference, where every rank of the node reads them.
+  formats::Vec3 offset;  // the first rank's, as read
+  std::string crs;
+  const Ranks::NodeBlock block = ranks->share_on_node([&] {
+    std::optional<TerrainField> field;
+    {
+      const formats::TerrainFile terrain = formats::read_terrain_file(file);
+      field.emplace(geometry::terrain_field(terrain.phi, file));
+      offset = terrain.georeference.origin_offset;
+      crs = terrain.georeference.crs_wkt;
+    }
+    return field->flat();
+  });
+  const Ranks::NodeBlock placed = ranks->share_on_node([&] {
+    Bytes laid(sizeof offset + crs.size());
+    std::copy_n(reinterpret_cast<const std::byte*>(offset.data()), sizeof offset, laid.data());
+    std::copy_n(reinterpret_cast<const std::byte*>(crs.data()), crs.size(), laid.data() + sizeof offset);
+    return laid;
+  });
+  formats::Georeference georeference;
+  std::memcpy(georeference.offset.data(), placed.bytes.data(), sizeof(formats::Vec3));
+  georeference.crs_wkt.assign(reinterpret_cast<const char*>(placed.bytes.data()) + sizeof(formats::Vec3),
+                              placed.bytes.size() - sizeof(formats::Vec3));
+  fixtures.georeference = std::move(georeference);
+  fixtures.terrain = std::make_shared<const TerrainField>(TerrainField::in_place(block.bytes, block.keep));
+  return fixtures;
+}
+
 // The world of `bodies` (a state's grains, or a rank's slice of them) with the case's templates,
 // walls, terrain and settings, at the time of the state `head`; nothing checked across the
 // grains yet, no books or contacts restored.
@@ -280,12 +335,8 @@ Simulation assemble_simulation(const formats::Case& setup, const formats::State&
   std::vector<std::size_t> shape_of_state_template;
   for (const std::string& entry : head.templates)
     shape_of_state_template.push_back(case_template(setup, setup.initial_state, entry));
-  if (!ranks) {
-    w.shapes = geometry::grain_shapes(setup);
-  } else {  // read once a node, the templates' values where the node's ranks share them
-    const Ranks::NodeBlock block = ranks->share_on_node([&] { return geometry::flat_shapes(geometry::grain_shapes(setup)); });
-    w.shapes = geometry::shapes_in_place(block.bytes, block.keep);
-  }
+  Fixtures fixtures = read_fixtures(setup, ranks);
+  w.shapes = std::move(fixtures.shapes);
   sim.template_names.clear();
   for (const formats::GrainTemplate& t : setup.templates) sim.template_names.push_back(t.name);
   // A restart continues its run; anything else starts a new one.
@@ -334,47 +385,8 @@ Simulation assemble_simulation(const formats::Case& setup, const formats::State&
     wall.material = material_index(setup, cw.material);
     w.add_wall(wall);
   }
-  if (setup.terrain) {
-    const std::filesystem::path& file = setup.terrain->file;
-    const std::uint32_t material = material_index(setup, setup.terrain->material);
-    if (!ranks) {
-      const formats::TerrainFile terrain = formats::read_terrain_file(file);
-      sim.georeference = formats::Georeference{terrain.georeference.origin_offset, terrain.georeference.crs_wkt};
-      w.set_terrain(std::make_shared<const TerrainField>(geometry::terrain_field(terrain.phi, file)), material);
-    } else {
-      // Once a node (docs/parallel.md, "Memory"): the node's first rank reads the file and lays
-      // out the field, then the georeference, where every rank of the node reads them.
-      const Ranks::NodeBlock block = ranks->share_on_node([&] {
-        std::vector<std::byte> field;
-        formats::Vec3 offset;
-        std::string crs;
-        {  // the file's grid let go before the block is laid out
-          const formats::TerrainFile terrain = formats::read_terrain_file(file);
-          field = geometry::terrain_field(terrain.phi, file).flat();
-          offset = terrain.georeference.origin_offset;
-          crs = terrain.georeference.crs_wkt;
-        }
-        const std::uint64_t field_bytes = field.size();
-        Bytes laid(sizeof field_bytes + field.size() + sizeof offset + crs.size());
-        std::byte* at = laid.data();
-        at = std::copy_n(reinterpret_cast<const std::byte*>(&field_bytes), sizeof field_bytes, at);
-        at = std::copy(field.begin(), field.end(), at);
-        at = std::copy_n(reinterpret_cast<const std::byte*>(offset.data()), sizeof offset, at);
-        std::copy_n(reinterpret_cast<const std::byte*>(crs.data()), crs.size(), at);
-        return laid;
-      });
-      std::uint64_t field_bytes = 0;
-      std::memcpy(&field_bytes, block.bytes.data(), sizeof field_bytes);
-      const std::span<const std::byte> field = block.bytes.subspan(sizeof field_bytes, field_bytes);
-      const std::span<const std::byte> after = block.bytes.subspan(sizeof field_bytes + field_bytes);
-      formats::Georeference georeference;
-      std::memcpy(georeference.offset.data(), after.data(), sizeof(formats::Vec3));
-      georeference.crs_wkt.assign(reinterpret_cast<const char*>(after.data()) + sizeof(formats::Vec3),
-                                  after.size() - sizeof(formats::Vec3));
-      sim.georeference = std::move(georeference);
-      w.set_terrain(std::make_shared<const TerrainField>(TerrainField::in_place(field, block.keep)), material);
-    }
-  }
+  if (fixtures.terrain) w.set_terrain(std::move(fixtures.terrain), material_index(setup, setup.terrain->material));
+  sim.georeference = std::move(fixtures.georeference);
 
   sim.settings.time_step = setup.time.step;
   sim.settings.gravity = vec(setup.gravity);

@@ -96,6 +96,9 @@ StepReport advance(World& world, const StepSettings& settings, RankShare* share)
   timer.emplace(report.times, Phase::motion);
   integrate_positions(world, corrections, settings, kinetic, report, share);
   timer.reset();
+  // Let go before a hand-over, whose copies of the grains are a rank's peak of memory
+  // (docs/parallel.md, "Memory").
+  corrections = std::vector<RigidBody>();
   if (share) {
     const PhaseTimer handing(report.times, Phase::ranks);
     share->keep_up(world);

@@ -150,18 +150,20 @@ std::set<std::uint64_t> big_islands(const RestingContacts& resting, const std::v
 // Which rank solves each tile of the big islands, on every rank (tile_share.h): each rank
 // counts its faces' points by island and cell, the counts are added up over the ranks, and
 // each island's phases are cut into strips as TileShare cuts them (cut_strips), so that a
-// tile's points and warm starts go to the rank that solves them alone.
+// tile's points and warm starts go to the rank that solves them alone. A face's cell is found
+// once, as it is counted (a cell and a search of the tiles for every face and warm start took
+// a twentieth of the sharing on the demo's avalanche, docs/benchmarks.md).
 class StripRanks {
  public:
   StripRanks(const RestingContacts& resting, const std::vector<IslandLabel>& labels, const std::set<std::uint64_t>& big,
              const std::vector<bool>& is_static, const std::vector<RigidBody>& posed, double width, const Ranks& ranks)
-      : is_static_(is_static), posed_(posed), width_(width) {
+      : is_static_(is_static), posed_(posed), width_(width), face_tile_(resting.faces.size(), none) {
     struct Count {
-      std::uint64_t label;
-      std::int64_t column, row;
+      Key tile;
       std::uint64_t points;
     };
     std::vector<Count> mine;
+    std::vector<std::pair<std::uint32_t, std::size_t>> face_count;  // a big island's face, and its count's place
     if (!big.empty())
       for (std::size_t k = 0; k < resting.points.size();) {
         const std::uint32_t f = resting.points[k].face;
@@ -169,44 +171,70 @@ class StripRanks {
         while (end < resting.points.size() && resting.points[end].face == f) ++end;
         const RestingFace& face = resting.faces[f];
         if (const std::uint64_t label = labels[face.a].id; big.count(label)) {
-          const auto cell = unit_cell(face.a, face.b, is_static, posed, width);
-          mine.push_back({label, cell[0], cell[1], end - k});
+          const Key tile = key(label, face.a, face.b);
+          if (mine.empty() || mine.back().tile != tile) mine.push_back({tile, 0});
+          mine.back().points += end - k;
+          face_count.emplace_back(f, mine.size() - 1);
         }
         k = end;
       }
-    std::map<Key, std::uint64_t> points;  // by island, then column and row: the tiles in their order
-    for (const Bytes& bytes : ranks.gather_all(to_bytes(std::span<const Count>(mine))))
-      for (const Count& c : from_bytes<Count>(bytes)) points[{c.label, c.column, c.row}] += c.points;
-    for (auto at = points.begin(); at != points.end();) {
-      const std::uint64_t label = std::get<0>(at->first);
-      std::array<std::vector<Key>, Tiling::phases> tiles;
+    // By island, then column and row: the tiles in their order, each rank's counts added up.
+    std::vector<Count> all;
+    for (const Bytes& bytes : ranks.gather_all(to_bytes(std::span<const Count>(mine)))) {
+      const std::vector<Count> counts = from_bytes<Count>(bytes);
+      all.insert(all.end(), counts.begin(), counts.end());
+    }
+    std::sort(all.begin(), all.end(), [](const Count& x, const Count& y) { return x.tile < y.tile; });
+    for (const Count& c : all)
+      if (!tiles_.empty() && tiles_.back().first == c.tile) points_.back() += c.points;
+      else tiles_.emplace_back(c.tile, -1), points_.push_back(c.points);
+    for (std::size_t at = 0; at < tiles_.size();) {
+      const std::uint64_t label = tiles_[at].first.label;
+      std::array<std::vector<std::uint32_t>, Tiling::phases> tiles;  // by phase, places in tiles_
       std::array<std::vector<std::uint64_t>, Tiling::phases> tile_points;
-      for (; at != points.end() && std::get<0>(at->first) == label; ++at) {
-        const int phase = phase_of({std::get<1>(at->first), std::get<2>(at->first)});
-        tiles[std::size_t(phase)].push_back(at->first);
-        tile_points[std::size_t(phase)].push_back(at->second);
+      for (; at < tiles_.size() && tiles_[at].first.label == label; ++at) {
+        const std::size_t phase = std::size_t(phase_of({tiles_[at].first.column, tiles_[at].first.row}));
+        tiles[phase].push_back(std::uint32_t(at));
+        tile_points[phase].push_back(points_[at]);
       }
       for (std::size_t f = 0; f < tiles.size(); ++f) {
         const std::vector<std::uint32_t> cut = cut_strips(tile_points[f], ranks.size());
         for (int r = 0; r < ranks.size(); ++r)
-          for (std::uint32_t t = cut[std::size_t(r)]; t < cut[std::size_t(r) + 1]; ++t) rank_[tiles[f][t]] = r;
+          for (std::uint32_t t = cut[std::size_t(r)]; t < cut[std::size_t(r) + 1]; ++t) tiles_[tiles[f][t]].second = r;
       }
     }
+    for (const auto& [f, count] : face_count) face_tile_[f] = find(mine[count].tile);
   }
+  // The rank whose strip holds face f's unit (of a big island; −1 for the others).
+  int rank_of_face(std::uint32_t f) const { return face_tile_[f] == none ? -1 : tiles_[face_tile_[f]].second; }
   // The rank whose strip holds the unit between A (a grain) and B of big island `label`; −1
   // where no point of the sweep lies in its tile.
   int rank_of(std::uint64_t label, std::uint32_t a, std::uint32_t b) const {
-    const auto cell = unit_cell(a, b, is_static_, posed_, width_);
-    const auto at = rank_.find({label, cell[0], cell[1]});
-    return at == rank_.end() ? -1 : at->second;
+    const std::uint32_t at = find(key(label, a, b));
+    return at == none ? -1 : tiles_[at].second;
   }
 
  private:
-  using Key = std::tuple<std::uint64_t, std::int64_t, std::int64_t>;
+  struct Key {
+    std::uint64_t label;
+    std::int64_t column, row;
+    auto operator<=>(const Key&) const = default;
+  };
+  static constexpr std::uint32_t none = ~std::uint32_t(0);
+  Key key(std::uint64_t label, std::uint32_t a, std::uint32_t b) const {
+    const auto cell = unit_cell(a, b, is_static_, posed_, width_);
+    return {label, cell[0], cell[1]};
+  }
+  std::uint32_t find(const Key& tile) const {
+    const auto at = std::lower_bound(tiles_.begin(), tiles_.end(), tile, [](const auto& x, const Key& k) { return x.first < k; });
+    return at == tiles_.end() || at->first != tile ? none : std::uint32_t(at - tiles_.begin());
+  }
   const std::vector<bool>& is_static_;
   const std::vector<RigidBody>& posed_;
   double width_;
-  std::map<Key, int> rank_;
+  std::vector<std::pair<Key, int>> tiles_;  // every big island's tiles in order, each with its rank
+  std::vector<std::uint64_t> points_;       // by tile
+  std::vector<std::uint32_t> face_tile_;    // by face: its tile, none if not of a big island
 };
 
 // What this rank sends each island's solver: its faces with their points and bodies, and the
@@ -243,7 +271,7 @@ std::vector<Part> parts_for_solvers(const World& world, const RestingImpulses& i
                       face.friction};
     put(face.normal, record.normal);
     put(face.tangent, record.tangent);
-    const int strip = in_big[face.a] ? strips.rank_of(labels[face.a].id, face.a, face.b) : -1;
+    const int strip = strips.rank_of_face(std::uint32_t(f));
     each_solver(face.a, [&](std::size_t solver) {
       Part& part = parts[solver];
       part.faces.push_back(record);
@@ -267,13 +295,16 @@ std::vector<Part> parts_for_solvers(const World& world, const RestingImpulses& i
   }
   for (std::uint32_t i = 0; i < n; ++i) {
     if (!owned[i]) continue;
-    for (const RestingImpulses::Entry& e : impulses.of_grain(i)) {
-      const EntryRecord entry = entry_record(names, e.first, e.second, impulses.set_this_step(e));
+    int strip = -1;  // of the last entry's unit: a unit's entries lie together (key order)
+    for (const RestingImpulses::Entry* e = nullptr; const RestingImpulses::Entry& entry : impulses.of_grain(i)) {
+      const EntryRecord record = entry_record(names, entry.first, entry.second, impulses.set_this_step(entry));
       if (!in_big[i]) {
-        parts[std::size_t(labels[i].owner)].entries.push_back(entry);
-      } else if (const int strip = strips.rank_of(labels[i].id, i, e.first.b); strip >= 0) {
-        parts[std::size_t(strip)].entries.push_back(entry);  // none where no point of the sweep is
+        parts[std::size_t(labels[i].owner)].entries.push_back(record);
+        continue;
       }
+      if (!e || e->first.b != entry.first.b) strip = strips.rank_of(labels[i].id, i, entry.first.b);
+      e = &entry;
+      if (strip >= 0) parts[std::size_t(strip)].entries.push_back(record);  // none where no point of the sweep is
     }
   }
   return parts;
@@ -335,13 +366,26 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, std::v
     const PointRecord* points;
     std::uint32_t part, a, b;
   };
+  // Each part's faces come in the order its sender found them, which is that order already
+  // (sorted here if not): the parts merged, not the faces sorted (a sort was a twentieth of the
+  // sharing, docs/benchmarks.md). No two faces share a key: a pair is searched by one rank.
   std::vector<Face> faces;
-  for (std::size_t k = 0; k < parts.size(); ++k)
+  std::vector<std::size_t> part_start;  // in faces
+  auto before = [](const Face& x, const Face& y) { return x.order < y.order; };
+  for (std::size_t k = 0; k < parts.size(); ++k) {
+    part_start.push_back(faces.size());
     for (std::size_t f = 0, point = 0; f < parts[k].faces.size(); point += parts[k].faces[f].with_points ? parts[k].faces[f].points : 0, ++f) {
       const FaceRecord& r = parts[k].faces[f];
       faces.push_back({r.order(), &r, parts[k].points.data() + point, std::uint32_t(k), held(r.a, 0), held(r.b, r.b_static)});
     }
-  std::sort(faces.begin(), faces.end(), [](const Face& x, const Face& y) { return x.order < y.order; });
+    if (!std::is_sorted(faces.begin() + std::ptrdiff_t(part_start.back()), faces.end(), before))
+      std::sort(faces.begin() + std::ptrdiff_t(part_start.back()), faces.end(), before);
+  }
+  part_start.push_back(faces.size());
+  for (std::size_t width = 1; width + 1 < part_start.size(); width *= 2)  // runs of `width` parts merged in pairs
+    for (std::size_t k = 0; k + width + 1 < part_start.size(); k += 2 * width)
+      std::inplace_merge(faces.begin() + std::ptrdiff_t(part_start[k]), faces.begin() + std::ptrdiff_t(part_start[k + width]),
+                         faces.begin() + std::ptrdiff_t(part_start[std::min(k + 2 * width, part_start.size() - 1)]), before);
   RestingContacts resting;
   std::size_t point_count = 0;
   for (const Face& face : faces) point_count += face.record->points;

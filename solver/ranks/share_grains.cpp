@@ -86,17 +86,24 @@ Halo share_grains(World& world, std::vector<char>& owned, const Decomposition& r
     for (int r = 0; r < ranks.size(); ++r)
       if (r != me) partners.push_back(r);
   }
-  // Messages by slot: the partners', then this rank's own; `near` becomes slots.
+  // Messages by slot: the partners', then this rank's own; `near` becomes slots. The grains
+  // this rank keeps stay in its world until the new one is made (a copy of them in a message
+  // was a tenth of a rank's peak of memory, docs/parallel.md, "Memory"); their impulses go in
+  // its own message, as the others'.
   for (int& rank : near)
     rank = rank == me ? int(partners.size()) : int(std::lower_bound(partners.begin(), partners.end(), rank) - partners.begin());
   std::vector<Message> to(partners.size() + 1);
   std::vector<std::size_t> count(to.size(), 0);
   for (const int slot : near) ++count[std::size_t(slot)];
-  for (std::size_t k = 0; k < to.size(); ++k) to[k].grains.reserve(count[k]);
+  for (std::size_t k = 0; k < partners.size(); ++k) to[k].grains.reserve(count[k]);
+  std::vector<std::uint32_t> kept;
+  kept.reserve(count.back());
   for (std::uint32_t i = 0; i < grains; ++i) {
     if (!owned[i]) continue;
     const GrainRecord record = record_of(world.grain(i));
-    for (std::uint32_t k = near_start[i]; k < near_start[i + 1]; ++k) to[std::size_t(near[k])].grains.push_back(record);
+    for (std::uint32_t k = near_start[i]; k < near_start[i + 1]; ++k)
+      if (const std::size_t slot = std::size_t(near[k]); slot < partners.size()) to[slot].grains.push_back(record);
+      else kept.push_back(i);
   }
   // Each owned grain's impulses go where it goes; the receiver keeps those whose B it holds.
   for (const auto& [key, impulse] : world.resting_impulses) {
@@ -123,9 +130,11 @@ Halo share_grains(World& world, std::vector<char>& owned, const Decomposition& r
   received.push_back(std::move(to.back()));
 
   std::vector<Grain> held;
-  std::size_t coming = 0;
+  std::size_t coming = kept.size();
   for (const Message& m : received) coming += m.grains.size();
   held.reserve(coming);
+  for (const std::uint32_t i : kept) held.push_back(world.grain(i));
+  kept = {};
   for (Message& m : received) {
     for (const GrainRecord& r : m.grains) held.push_back(grain_of(r));
     m.grains = {};
