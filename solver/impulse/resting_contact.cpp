@@ -142,6 +142,7 @@ void push(RestingBodies& bodies, const RestingFace& face, RestingPoint& p) {
 // contact": a pass shared colour by colour met ~26 times, and each meeting cost the grains'
 // state its trip between the cores, docs/benchmarks.md "The eighteenth pass").
 struct Schedule {
+  std::uint64_t island_points = 0;  // on all the ranks that share it, a place holder counting as the points it stands for
   std::vector<std::uint32_t> points;
   std::vector<std::uint32_t> unit_start;   // unit u: points[unit_start[u] .. unit_start[u + 1])
   std::vector<std::uint32_t> tile_start;   // tile t: units tile_start[t] .. tile_start[t + 1]
@@ -202,15 +203,20 @@ PointRuns point_runs(const RestingContacts& resting) {
 // (docs/parallel.md). The island is given as its runs (`runs`, in point order); the runs of
 // one pair next to each other in it are one unit. `taken` (by body) is all zero before and
 // after. An island of `shared_island` points or more is cut into tiles (tile_units()) of
-// cells `width` wide at the places `posed`; a smaller one is one tile.
+// cells `width` wide at the places `posed`; a smaller one is one tile. With `stands_for` (by
+// point), a point counts as that many: a place holder for a face's points another rank solves.
 Schedule schedule(const std::vector<std::uint32_t>& island, const PointRuns& runs, const std::vector<bool>& is_static,
-                  const std::vector<RigidBody>& posed, double width, std::vector<std::uint64_t>& taken) {
+                  const std::vector<RigidBody>& posed, double width, std::vector<std::uint64_t>& taken,
+                  const std::vector<std::uint32_t>* stands_for) {
   const std::vector<std::pair<std::uint32_t, std::uint32_t>>& pairs = runs.pairs;
   std::vector<std::uint32_t> unit_begin;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> unit_bodies;
-  std::size_t island_points = 0;
+  std::uint64_t island_points = 0;
   for (std::size_t k = 0; k < island.size(); ++k) {
-    island_points += runs.start[island[k] + 1] - runs.start[island[k]];
+    if (stands_for)
+      for (std::uint32_t q = runs.start[island[k]]; q < runs.start[island[k] + 1]; ++q) island_points += (*stands_for)[q];
+    else
+      island_points += runs.start[island[k] + 1] - runs.start[island[k]];
     if (k > 0 && pairs[island[k - 1]] == pairs[island[k]]) continue;
     unit_begin.push_back(std::uint32_t(k));
     unit_bodies.push_back(pairs[island[k]]);
@@ -258,6 +264,7 @@ Schedule schedule(const std::vector<std::uint32_t>& island, const PointRuns& run
   sort_by(tiling.tile, tile_count);
 
   Schedule s;
+  s.island_points = island_points;
   s.tile_start.assign(tile_count + 1, 0);
   for (std::uint32_t u : order) {
     ++s.tile_start[tiling.tile[u] + 1];
@@ -288,13 +295,14 @@ namespace {
 // the same grid for every island, so a rank that holds some of them cuts as one holding all,
 // given the widest pair over the ranks (docs/parallel.md).
 RestingOrder schedule_islands(const PointRuns& runs, const std::vector<bool>& is_static, const std::vector<RigidBody>& posed,
-                              double largest_reach, double touching_reach) {
+                              double largest_reach, double touching_reach,
+                              const std::vector<std::uint32_t>* stands_for = nullptr) {
   RestingOrder order;
   std::vector<std::uint64_t> taken(posed.size(), 0);
   const double width = tile_width(touching_reach >= 0 ? touching_reach : farthest_touching(runs.pairs, is_static, posed),
                                   largest_reach);
   for (const Island& island : contact_islands(runs.pairs, is_static)) {
-    order.schedules.push_back(schedule(island.contacts, runs, is_static, posed, width, taken));
+    order.schedules.push_back(schedule(island.contacts, runs, is_static, posed, width, taken, stands_for));
     order.layers.push_back(island_layers(island, runs.pairs, is_static));
   }
   return order;
@@ -870,7 +878,8 @@ SolvedIslands solve_islands(const std::vector<bool>& is_static, const RestingImp
 #pragma omp single nowait
     {
       if (!ordered)
-        order = schedule_islands(point_runs(resting), is_static, bodies.velocities, settings.largest_reach, settings.touching_reach);
+        order = schedule_islands(point_runs(resting), is_static, bodies.velocities, settings.largest_reach, settings.touching_reach,
+                                 shared && !shared->stands_for.empty() ? &shared->stands_for : nullptr);
       coarse.resize(order.schedules.size());
       if (settings.coarse_every > 0 && settings.down != Vec3::Zero())
         for (std::size_t i = 0; i < order.schedules.size(); ++i)
@@ -925,16 +934,22 @@ SolvedIslands solve_islands(const std::vector<bool>& is_static, const RestingImp
     pushed[i] = passes_until_still(schedules[i], points, bodies.corrections, is_static, moved, settings,
                                    pass_limits[i], parallel, Push{bodies, resting.faces}, none, crowded, tiles);
   };
-  // Which points came whole, by place: a point this rank solves must have.
+  // Which points came whole, by place: a point this rank solves must have. And what each
+  // stands for: the tiles' points, by which the ranks cut the phases into strips.
   std::vector<char> given_at;
+  std::vector<std::uint32_t> stands_at;
   if (shared && !shared->given.empty()) {
     given_at.assign(points.size(), 1);
     for (std::size_t k = 0; k < shared->given.size(); ++k) given_at[shared->placed[k]] = shared->given[k];
   }
+  if (shared && !shared->stands_for.empty()) {
+    stands_at.assign(points.size(), 1);
+    for (std::size_t k = 0; k < shared->stands_for.size(); ++k) stands_at[shared->placed[k]] = shared->stands_for[k];
+  }
   // Shared by ranks, the big islands go with them whatever the cores (each rank's threads
   // share its strips as they may); what this rank reports is marked as they are solved.
   const bool across = shared && shared->ranks.size() > 1;
-  auto big = [&](std::size_t i) { return schedules[i].points.size() >= shared_island; };
+  auto big = [&](std::size_t i) { return schedules[i].island_points >= shared_island; };
   if (shared) {
     shared->reports.assign(bodies.velocities.size(), 1);
     shared->solved.assign(points.size(), 1);
@@ -942,7 +957,17 @@ SolvedIslands solve_islands(const std::vector<bool>& is_static, const RestingImp
   auto solve_across = [&](std::size_t i, bool parallel, bool* crowded) {
     const Schedule& s = schedules[i];
     const std::vector<std::pair<std::uint32_t, std::uint32_t>> unit_bodies_of = unit_bodies(s, points, resting.faces);
-    const TileShare tiles(shared->ranks, s.phase_start, s.tile_start, s.unit_start, unit_bodies_of, is_static);
+    std::vector<std::uint32_t> unit_points_start;  // by unit, as if every point had come
+    if (!stands_at.empty()) {
+      unit_points_start.assign(1, 0);
+      for (std::size_t u = 0; u + 1 < s.unit_start.size(); ++u) {
+        std::uint32_t count = 0;
+        for (std::uint32_t q = s.unit_start[u]; q < s.unit_start[u + 1]; ++q) count += stands_at[s.points[q]];
+        unit_points_start.push_back(unit_points_start.back() + count);
+      }
+    }
+    const TileShare tiles(shared->ranks, s.phase_start, s.tile_start, stands_at.empty() ? s.unit_start : unit_points_start,
+                          unit_bodies_of, is_static);
     if (!given_at.empty())
       for (std::size_t t = 0; t + 1 < s.tile_start.size(); ++t)
         if (tiles.solves(std::uint32_t(t)))

@@ -261,9 +261,12 @@ constexpr std::size_t shared_island_points = 1024;
 // is given it solves alone. What the solve leaves it to report:
 struct SharedIslands {
   const Ranks& ranks;
-  // By point as given: whether its data came (empty: every point's did); a big island's point
-  // another rank solves may come as its face's place holder alone, never warm started or read.
+  // By point as given: whether its data came (empty: every point's did); a big island's points
+  // that another rank solves come as one place holder for their face, never warm started or
+  // read, standing for them where the island's points are counted (`stands_for`: how many;
+  // empty: one each).
   std::vector<char> given;
+  std::vector<std::uint32_t> stands_for;
   std::vector<char> reports;  // by body: its velocities and corrections are this rank's to report
   std::vector<char> solved;   // by point, as the solve leaves them: its impulse is this rank's
   std::vector<std::uint32_t> placed;  // by point as given: where the solve leaves it

@@ -388,27 +388,32 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, std::v
                          faces.begin() + std::ptrdiff_t(part_start[std::min(k + 2 * width, part_start.size() - 1)]), before);
   RestingContacts resting;
   std::size_t point_count = 0;
-  for (const Face& face : faces) point_count += face.record->points;
+  for (const Face& face : faces) point_count += face.record->with_points ? face.record->points : 1;
   resting.faces.reserve(faces.size());
   resting.points.reserve(point_count);
   std::vector<const Face*> face_of_point;  // as built
   face_of_point.reserve(point_count);
-  SharedIslands shared{ranks, {}, {}, {}, {}};
+  SharedIslands shared{ranks, {}, {}, {}, {}, {}};
   shared.given.reserve(point_count);
+  shared.stands_for.reserve(point_count);
   for (const Face& face : faces) {
     const FaceRecord& r = *face.record;
     const std::uint32_t index = std::uint32_t(resting.faces.size());
     resting.faces.push_back({vec(r.normal), vec(r.tangent), r.friction, face.a, face.b, r.plane});
+    if (!r.with_points) {  // one place holder for the face's points: another rank solves them
+      face_of_point.push_back(&face);
+      shared.given.push_back(0);
+      shared.stands_for.push_back(r.points);
+      RestingPoint& p = resting.points.emplace_back();
+      p.node = -1;
+      p.face = index;
+      p.stored = RestingImpulses::none;
+      continue;
+    }
     for (std::uint32_t k = 0; k < r.points; ++k) {
       face_of_point.push_back(&face);
-      shared.given.push_back(char(r.with_points));
-      if (!r.with_points) {  // its face's place holder: another rank solves it
-        RestingPoint& p = resting.points.emplace_back();
-        p.node = -1;
-        p.face = index;
-        p.stored = RestingImpulses::none;
-        continue;
-      }
+      shared.given.push_back(1);
+      shared.stands_for.push_back(1);
       const PointRecord& q = face.points[k];
       RestingPoint& p = resting.points.emplace_back();
       p.node = q.node;
