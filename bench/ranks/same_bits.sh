@@ -5,6 +5,11 @@
 #
 #   bench/ranks/same_bits.sh CASE.yaml [RANKS...]          default RANKS: 2 3 4
 #   GRID="2 1 1" bench/ranks/same_bits.sh CASE.yaml 2      regions on a grid (parallel.ranks)
+#   PAIRS=3 bench/ranks/same_bits.sh CASE.yaml 2           the speed-up as the median of 3 pairs
+#
+# A machine whose speed wanders (this one's by 1.7 × in a day, docs/benchmarks.md) compares
+# only runs taken in turn: with PAIRS=n each rank count's run is paired with a one-rank run
+# just before it, n times, and the speed-up printed is the median of the pairs' ratios.
 #
 # The runs write into bench/ranks/out/<case name>/R<ranks>[-grid]/ (the case's output
 # directory is replaced); BUILD_DIR (default build) holds bin/scree-solve.
@@ -61,5 +66,12 @@ for f in files:
 print(f"{len(files)} files and the log the same" if not differ else "DIFFER: " + " ".join(differ))
 PY
 )
-  printf 'ranks %-8s wall %7.2f s  speed-up %.2f  %s\n' "$r${grid:+ [$grid]}" "$wall" "$(awk -v a="$one" -v b="$wall" 'BEGIN { print a / b }')" "$same"
+  ratios=$(awk -v a="$one" -v b="$wall" 'BEGIN { print a / b }')
+  for ((pair = 2; pair <= ${PAIRS:-1}; ++pair)); do  # the first pair is the runs above
+    again=$(run 1 "$out/R1-again")
+    ratios="$ratios $(awk -v a="$again" -v b="$(run "$r" "$dir" "$grid")" 'BEGIN { print a / b }')"
+  done
+  speed_up=$(tr ' ' '\n' <<< "$ratios" | sort -g | awk '{ x[NR] = $1 } END { print NR % 2 ? x[(NR + 1) / 2] : (x[NR / 2] + x[NR / 2 + 1]) / 2 }')
+  printf 'ranks %-8s wall %7.2f s  speed-up %.2f%s  %s\n' "$r${grid:+ [$grid]}" "$wall" "$speed_up" \
+    "$([[ ${PAIRS:-1} -gt 1 ]] && echo " (median of pairs: $ratios)")" "$same"
 done
