@@ -106,17 +106,23 @@ void Ranks::sum(std::span<std::int64_t> x) const {
 void Ranks::sum(std::span<ExactSum> partial) const {
   if (!communicator_ || partial.empty()) return;
   // The digits as integers (carried first, so that they cannot overflow), the infinite and
-  // NaN terms as doubles: their sum does not depend on its order either.
+  // NaN terms as doubles: their sum does not depend on its order either. The doubles go in a
+  // second reduction only when some rank has such a term (the digits' last place counts them):
+  // an exact sum is a reduction, and a step takes ~115 of them (docs/parallel.md).
   std::vector<std::int64_t> digits;
   std::vector<double> non_finite;
+  std::int64_t ranks_with_non_finite = 0;
   for (ExactSum& s : partial) {
     s.normalise();
     digits.insert(digits.end(), s.limbs_.begin(), s.limbs_.end());
     non_finite.push_back(s.non_finite_);
+    if (s.non_finite_ != 0) ranks_with_non_finite = 1;  // NaN too: NaN != 0
   }
+  digits.push_back(ranks_with_non_finite);
   sum(std::span<std::int64_t>(digits));
-  check(MPI_Allreduce(MPI_IN_PLACE, non_finite.data(), int(non_finite.size()), MPI_DOUBLE, MPI_SUM, communicator_->comm),
-        "MPI_Allreduce");
+  if (digits.back() > 0)
+    check(MPI_Allreduce(MPI_IN_PLACE, non_finite.data(), int(non_finite.size()), MPI_DOUBLE, MPI_SUM, communicator_->comm),
+          "MPI_Allreduce");
   for (std::size_t k = 0; k < partial.size(); ++k) {
     ExactSum& s = partial[k];
     std::copy_n(digits.begin() + std::ptrdiff_t(k * ExactSum::limb_count), ExactSum::limb_count, s.limbs_.begin());

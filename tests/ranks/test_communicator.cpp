@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <numeric>
 
 #include "run/mpi_launch.h"
@@ -56,6 +57,28 @@ TEST(Communicator, ExactSumsOfEveryRanksTermsAreTheWholesSum) {
   ranks.sum(partial);
   EXPECT_EQ(partial[0].value(), whole.value());
   EXPECT_EQ(partial[1].value(), square_whole.value());
+}
+
+TEST(Communicator, ExactSumsCarryAnInfiniteTermOfOneRankToEveryRank) {
+  // The infinite and NaN terms travel in a reduction of their own only when some rank has
+  // one: a term on the last rank alone reaches every rank, and opposite infinities on two
+  // ranks make a NaN, as in one sum.
+  const Ranks ranks = Ranks::world();
+  const int last = ranks.size() - 1;
+  std::vector<ExactSum> partial(3);
+  partial[0] += 1.5;
+  if (ranks.rank() == last) partial[1] += std::numeric_limits<double>::infinity();
+  partial[1] += 2.0;
+  if (ranks.rank() == 0) partial[2] += std::numeric_limits<double>::infinity();
+  if (ranks.rank() == last) partial[2] += -std::numeric_limits<double>::infinity();
+  ranks.sum(partial);
+  EXPECT_EQ(partial[0].value(), 1.5 * ranks.size());
+  EXPECT_EQ(partial[1].value(), std::numeric_limits<double>::infinity());
+  EXPECT_TRUE(std::isnan(partial[2].value()));
+  std::vector<ExactSum> finite(1);
+  finite[0] += 0.25;
+  ranks.sum(finite);
+  EXPECT_EQ(finite[0].value(), 0.25 * ranks.size());
 }
 
 // What rank `from` sends rank `to`: from + to numbers (none from 0 to 0), each naming both.
