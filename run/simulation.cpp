@@ -622,9 +622,11 @@ void share_among_ranks(Simulation& sim, const Ranks& ranks) {
   share->regions = regions;
   share->reach = largest_reach(radius, std::max(resting_speed * dt, 1e-6 * radius));
   share->skin = 0.5 * radius;
-  // Regions cut by bisection are cut anew as the mass travels, when a rank owns a fifth more
-  // than its share; a grid stays as the case has it.
-  share->recut_above = c.parallel.ranks ? 0 : 1.2;
+  // Regions cut by bisection are cut anew as the mass travels, when a rank owns a twentieth
+  // more than its share: at a fifth, the demo's avalanche left one of two ranks 14 % more
+  // grains to search, and the other waited 1.1 s of 30 (docs/benchmarks.md); a cut is a few
+  // reductions, five in its 284 steps. A grid stays as the case has it.
+  share->recut_above = c.parallel.ranks ? 0 : 1.05;
   share->owned.assign(w.grain_count(), 1);
   share->hand_over(w);
   sim.share = std::move(share);

@@ -326,6 +326,7 @@ std::vector<std::uint32_t> place_in_order(std::vector<Schedule>& schedules, std:
 // (with the bodies) by a given impulse, both local; the work on the velocities goes to the
 // unit's `work` (the corrections move the bodies within this step only and do none).
 struct Hold {
+  static constexpr bool begin_moves = true;  // the warm starts
   RestingBodies& bodies;
   const std::vector<RestingFace>& faces;
   double slack;
@@ -387,6 +388,7 @@ struct Hold {
   }
 };
 struct Push {
+  static constexpr bool begin_moves = false;  // begin() reads the bodies only
   RestingBodies& bodies;
   const std::vector<RestingFace>& faces;
   // What the velocities now left of the approach to touching, the corrections make up.
@@ -430,9 +432,9 @@ std::vector<CoarseUnit> coarse_units(const Schedule& s, const RestingPoints& poi
 // An island's sum of `by_unit` (by unit in schedule order): tile by tile in schedule order,
 // the tiles' sums then exactly (exact_sum.h), so the bits do not depend on which thread or rank
 // solved which tile (docs/parallel.md). Tiles hold a few dozen units, so the exact sum costs
-// little over the plain one. With `tiles`, each rank sums the tiles it solved and the ranks'
-// sums are added.
-double sum_by_tiles(const Schedule& s, const std::vector<double>& by_unit, const TileShare* tiles = nullptr) {
+// little over the plain one. With `tiles`, each rank sums the tiles it solved
+// (tile_sums()) and the ranks' sums are added.
+ExactSum tile_sums(const Schedule& s, const std::vector<double>& by_unit, const TileShare* tiles) {
   ExactSum sum;
   for (std::size_t t = 0; t + 1 < s.tile_start.size(); ++t) {
     if (tiles && !tiles->solves(std::uint32_t(t))) continue;
@@ -440,6 +442,10 @@ double sum_by_tiles(const Schedule& s, const std::vector<double>& by_unit, const
     for (std::uint32_t u = s.tile_start[t]; u < s.tile_start[t + 1]; ++u) tile += by_unit[u];
     sum += tile;
   }
+  return sum;
+}
+double sum_by_tiles(const Schedule& s, const std::vector<double>& by_unit, const TileShare* tiles = nullptr) {
+  ExactSum sum = tile_sums(s, by_unit, tiles);
   if (tiles) tiles->ranks().sum(std::span<ExactSum>(&sum, 1));
   return sum.value();
 }
@@ -478,8 +484,9 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> unit_bodies(const Schedule&
 // far tell that other processes hold the cores (CrowdWatch).
 //
 // With `tiles`, ranks share the island (tile_share.h): this rank solves its strip of each
-// phase, its first thread sends and takes the bodies of the strips' seams after the phase, and
-// the pass's largest change and sums, and the coarse step's, are taken over the ranks: every
+// phase, its first thread sends the bodies of the strips' seams after the phase and takes the
+// others' before the tiles that read them, and the pass's largest change and its sum (in one
+// reduction), and the coarse step's, are taken over the ranks: every
 // rank takes the same passes and steps, and its units the same bits, as one process.
 template <class Pass>
 int passes_until_still(const Schedule& s, RestingPoints& points, std::vector<RigidBody>& bodies,
@@ -600,37 +607,62 @@ int passes_until_still(const Schedule& s, RestingPoints& points, std::vector<Rig
       largest_of[1] = largest_of[0];
     }
     // Every unit, tile by tile, the tiles of a phase shared; shared by ranks, this rank's
-    // strip of each phase, the bodies of its seams shared after it unless the units `keep`
-    // the bodies as they are (with `impulses`, the coarse step's group impulses too).
+    // strip of each phase, the bodies of its seams sent on after it unless the units `keep`
+    // the bodies as they are (with `impulses`, the coarse step's group impulses too): while they
+    // travel, the next phase's tiles that read none of the bodies the others send go on
+    // (TileShare::ready), and the last phase's have come when it returns.
     enum class Bodies { move, keep };
     auto each_unit = [&](auto&& unit, Bodies bodies_are = Bodies::move, std::vector<GroupImpulse>* impulses = nullptr) {
+      const bool send = tiles && bodies_are == Bodies::move;
       for (std::size_t f = 0; f < phases; ++f) {
-        const std::size_t begin = tiles ? tiles->first(f) : s.phase_start[f];
-        const std::size_t count = (tiles ? tiles->last(f) : s.phase_start[f + 1]) - begin;
-        // This thread's counter for the next phase is free again: its last phase ended at
-        // the barrier before this one.
-        counters[(phase_turn + 1) % 2][std::size_t(me)].claimed.store(0, std::memory_order_relaxed);
-        for (int k = 0; k < threads; ++k) {  // its own share first, then the others'
-          const std::size_t owner = std::size_t((me + k) % threads);
-          const std::size_t first = begin + count * owner / std::size_t(threads);
-          const std::size_t last = begin + count * (owner + 1) / std::size_t(threads);
-          std::atomic<std::size_t>& claimed = counters[phase_turn % 2][owner].claimed;
-          for (;;) {
-            const std::size_t tile = first + claimed.fetch_add(1, std::memory_order_relaxed);
-            if (tile >= last) break;
-            for (std::size_t u = s.tile_start[tile]; u < s.tile_start[tile + 1]; ++u) unit(u);
+        // Tiles first .. end of the phase's (this rank's, with `tiles`), claimed by the
+        // threads in a turn of their own.
+        auto claim = [&](std::size_t first_tile, std::size_t end_tile) {
+          const std::size_t count = end_tile - first_tile;
+          // This thread's counter for the next turn is free again: its last turn ended at the
+          // barrier before this one.
+          counters[(phase_turn + 1) % 2][std::size_t(me)].claimed.store(0, std::memory_order_relaxed);
+          for (int k = 0; k < threads; ++k) {  // its own share first, then the others'
+            const std::size_t owner = std::size_t((me + k) % threads);
+            const std::size_t first = first_tile + count * owner / std::size_t(threads);
+            const std::size_t last = first_tile + count * (owner + 1) / std::size_t(threads);
+            std::atomic<std::size_t>& claimed = counters[phase_turn % 2][owner].claimed;
+            for (;;) {
+              const std::size_t k_tile = first + claimed.fetch_add(1, std::memory_order_relaxed);
+              if (k_tile >= last) break;
+              const std::size_t tile = tiles ? tiles->tile(f, std::uint32_t(k_tile)) : s.phase_start[f] + k_tile;
+              for (std::size_t u = s.tile_start[tile]; u < s.tile_start[tile + 1]; ++u) unit(u);
+            }
           }
+          ++phase_turn;
+        };
+        const std::size_t count = tiles ? tiles->tiles(f) : s.phase_start[f + 1] - s.phase_start[f];
+        // Read from the routes, not from whether an exchange is under way: the first thread
+        // may finish it before another thread gets here.
+        const std::size_t ready = send && f > 0 && tiles->exchanges_after(f - 1) ? tiles->ready(f) : count;
+        claim(0, ready);
+        if (ready < count) {  // the rest read what the last phase's route brings
+          if (me == 0) tiles->finish_phase(bodies, moved);
+          if (threads > 1) barrier->arrive_and_wait();
+          claim(ready, count);
         }
-        ++phase_turn;
         if (threads > 1) barrier->arrive_and_wait();
-        if (tiles && bodies_are == Bodies::move) {
-          if (me == 0) tiles->share_phase(f, bodies, moved, impulses, &coarse_place);
+        if (send) {
+          if (me == 0) {
+            tiles->finish_phase(bodies, moved);  // where every tile was ready
+            tiles->start_phase(f, bodies, moved, impulses, &coarse_place);
+          }
           if (threads > 1) barrier->arrive_and_wait();
         }
       }
+      if (send) {
+        if (me == 0) tiles->finish_phase(bodies, moved);
+        if (threads > 1) barrier->arrive_and_wait();
+      }
     };
     // Readied in schedule order like a pass: a grain's warm starts add up in that order. The
-    // unit's grains count as not moved yet, and its points have no conjugate direction.
+    // unit's grains count as not moved yet, and its points have no conjugate direction. Ranks
+    // share the bodies after it only where readying moves them (Pass::begin_moves).
     each_unit([&](std::size_t u) {
       const RestingFace& face = pass.faces[points[s.points[s.unit_start[u]]].face];
       moved[face.a] = -1;
@@ -639,7 +671,7 @@ int passes_until_still(const Schedule& s, RestingPoints& points, std::vector<Rig
         points[s.points[q]].direction = Eigen::Vector3f::Zero();
         pass.begin(points[s.points[q]], s.points[q], unit_work[u]);
       }
-    });
+    }, Pass::begin_moves ? Bodies::move : Bodies::keep);
     // The coarse step's gather, unit by unit in the pass before it, each unit right after it is
     // solved (its points are then in the cache, and final for that pass): each grain's impulse
     // by group, in schedule order (so the sums are the same on any number of threads), and each
@@ -700,9 +732,11 @@ int passes_until_still(const Schedule& s, RestingPoints& points, std::vector<Rig
       double largest = *std::max_element(largest_of[k % 2].begin(), largest_of[k % 2].end());
       double change;
       if (tiles) {
-        if (me == 0) {
-          pass_largest[k % 2] = tiles->ranks().max(largest);
-          pass_change[k % 2] = sum_by_tiles(s, changes, tiles);
+        if (me == 0) {  // in one reduction
+          ExactSum change_sum = tile_sums(s, changes, tiles);
+          tiles->ranks().max_and_sum(largest, change_sum);
+          pass_largest[k % 2] = largest;
+          pass_change[k % 2] = change_sum.value();
         }
         if (threads > 1) barrier->arrive_and_wait();
         largest = pass_largest[k % 2];
@@ -721,7 +755,8 @@ int passes_until_still(const Schedule& s, RestingPoints& points, std::vector<Rig
         coarse_step(k + 1);
         last_change = 0;
       } else if (settings.conjugate) {
-        each_unit([&](std::size_t u) { step_unit(u, beta); });
+        // A step of β = 0 only sets the directions: the bodies stay, and ranks need not meet.
+        each_unit([&](std::size_t u) { step_unit(u, beta); }, beta > 0 ? Bodies::move : Bodies::keep);
       }
     }
   }

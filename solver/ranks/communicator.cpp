@@ -1,9 +1,11 @@
 #include "solver/ranks/communicator.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <exception>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -35,6 +37,11 @@ namespace {
 
 bool session_open = false;
 std::vector<MPI_Win> node_windows;  // Ranks::share_on_node's, freed as the session ends
+// Ranks::max_and_sum's records (the digits of an exact sum, its count of non-finite terms, an
+// ordered double) and their reduction, made when first asked for, freed as the session ends.
+constexpr int record_length = ExactSum::limb_count + 2;
+MPI_Datatype record_type = MPI_DATATYPE_NULL;
+MPI_Op sum_then_max = MPI_OP_NULL;
 
 void check(int status, const char* what) {
   if (status != MPI_SUCCESS) throw std::runtime_error(std::string("MPI: ") + what + " failed");
@@ -42,6 +49,8 @@ void check(int status, const char* what) {
 
 // Messages of the solver's exchanges; one tag, as a pair of ranks has one exchange at a time.
 constexpr int exchange_tag = 28;
+// Those of exchanges under way (Ranks::Exchange), which are matched in the order they start.
+constexpr int started_tag = 29;
 
 }  // namespace
 
@@ -57,6 +66,7 @@ MpiSession::MpiSession(int& argc, char**& argv) {
 MpiSession::~MpiSession() {
   if (!started_) return;
   session_open = false;
+  if (sum_then_max != MPI_OP_NULL) MPI_Op_free(&sum_then_max), MPI_Type_free(&record_type);
   for (MPI_Win& window : node_windows) MPI_Win_free(&window);
   node_windows.clear();
   MPI_Finalize();
@@ -103,23 +113,72 @@ void Ranks::sum(std::span<std::int64_t> x) const {
   check(MPI_Allreduce(MPI_IN_PLACE, x.data(), int(x.size()), MPI_INT64_T, MPI_SUM, communicator_->comm), "MPI_Allreduce");
 }
 
-void Ranks::sum(std::span<ExactSum> partial) const {
-  if (!communicator_ || partial.empty()) return;
-  // The digits as integers (carried first, so that they cannot overflow), the infinite and
-  // NaN terms as doubles: their sum does not depend on its order either. The doubles go in a
-  // second reduction only when some rank has such a term (the digits' last place counts them):
-  // an exact sum is a reduction, and a step takes ~115 of them (docs/parallel.md).
+namespace {
+
+}  // namespace
+
+// The digits of exact sums as integers (carried first, so that they cannot overflow), and
+// after them how many have an infinite or NaN term (NaN too: NaN != 0), which go as doubles,
+// in a second reduction, only when some rank has one: their sum does not depend on its order
+// either.
+std::vector<std::int64_t> Ranks::digits_of(std::span<ExactSum> partial) {
   std::vector<std::int64_t> digits;
-  std::vector<double> non_finite;
-  std::int64_t ranks_with_non_finite = 0;
+  digits.reserve(partial.size() * ExactSum::limb_count + 2);
+  std::int64_t with_non_finite = 0;
   for (ExactSum& s : partial) {
     s.normalise();
     digits.insert(digits.end(), s.limbs_.begin(), s.limbs_.end());
-    non_finite.push_back(s.non_finite_);
-    if (s.non_finite_ != 0) ranks_with_non_finite = 1;  // NaN too: NaN != 0
+    if (s.non_finite_ != 0) with_non_finite = 1;
   }
-  digits.push_back(ranks_with_non_finite);
+  digits.push_back(with_non_finite);
+  return digits;
+}
+
+namespace {
+
+// A double as an integer of the same order (the sign's bit set: the others flipped), so that
+// the largest of some doubles is the largest of their integers; its own inverse. NaN, with
+// its sign's bit clear, is above every number: the largest of a NaN and numbers is NaN.
+std::int64_t ordered(std::int64_t bits) { return bits >= 0 ? bits : bits ^ std::numeric_limits<std::int64_t>::max(); }
+
+// max_and_sum's reduction: the digits and counts added, the largest ordered double kept.
+void add_then_keep_largest(void* in, void* in_out, int* records, MPI_Datatype*) {
+  const std::int64_t* a = static_cast<const std::int64_t*>(in);
+  std::int64_t* b = static_cast<std::int64_t*>(in_out);
+  for (int r = 0; r < *records; ++r, a += record_length, b += record_length) {
+    for (int k = 0; k + 1 < record_length; ++k) b[k] += a[k];
+    b[record_length - 1] = std::max(b[record_length - 1], a[record_length - 1]);
+  }
+}
+
+}  // namespace
+
+void Ranks::sum(std::span<ExactSum> partial) const {
+  if (!communicator_ || partial.empty()) return;
+  // One reduction, and a step takes ~115 (docs/parallel.md).
+  std::vector<std::int64_t> digits = digits_of(partial);
   sum(std::span<std::int64_t>(digits));
+  take_sums(partial, digits);
+}
+
+void Ranks::max_and_sum(double& largest, ExactSum& partial) const {
+  if (!communicator_) return;
+  if (sum_then_max == MPI_OP_NULL) {
+    check(MPI_Type_contiguous(record_length, MPI_INT64_T, &record_type), "MPI_Type_contiguous");
+    check(MPI_Type_commit(&record_type), "MPI_Type_commit");
+    check(MPI_Op_create(&add_then_keep_largest, 1, &sum_then_max), "MPI_Op_create");
+  }
+  std::vector<std::int64_t> record = digits_of(std::span<ExactSum>(&partial, 1));
+  record.push_back(ordered(std::bit_cast<std::int64_t>(largest)));
+  check(MPI_Allreduce(MPI_IN_PLACE, record.data(), 1, record_type, sum_then_max, communicator_->comm), "MPI_Allreduce");
+  largest = std::bit_cast<double>(ordered(record.back()));
+  record.pop_back();
+  take_sums(std::span<ExactSum>(&partial, 1), record);
+}
+
+void Ranks::take_sums(std::span<ExactSum> partial, const std::vector<std::int64_t>& digits) const {
+  std::vector<double> non_finite;
+  for (const ExactSum& s : partial) non_finite.push_back(s.non_finite_);
   if (digits.back() > 0)
     check(MPI_Allreduce(MPI_IN_PLACE, non_finite.data(), int(non_finite.size()), MPI_DOUBLE, MPI_SUM, communicator_->comm),
           "MPI_Allreduce");
@@ -153,6 +212,53 @@ std::vector<Bytes> Ranks::exchange(std::span<const int> partners, const std::vec
     check(MPI_Mrecv(from[k].data(), count, MPI_BYTE, &message, MPI_STATUS_IGNORE), "MPI_Mrecv");
   }
   check(MPI_Waitall(int(sends.size()), sends.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+  return from;
+}
+
+struct Ranks::Exchange::State {
+  std::vector<Bytes> to, from;
+  std::vector<MPI_Request> requests;  // the receives, then the sends
+};
+
+Ranks::Exchange Ranks::start_exchange(std::span<const int> partners, std::vector<Bytes> to,
+                                      std::span<const std::size_t> sizes) const {
+  if (to.size() != partners.size() || sizes.size() != partners.size())
+    throw std::invalid_argument("start_exchange: one message and one size a partner");
+  Exchange exchange;
+  if (!communicator_) {
+    if (!partners.empty()) throw std::invalid_argument("start_exchange: one rank alone has no partners");
+    return exchange;
+  }
+  exchange.state_ = std::make_shared<Exchange::State>();
+  Exchange::State& state = *exchange.state_;
+  state.to = std::move(to);
+  state.from.resize(partners.size());
+  state.requests.resize(2 * partners.size());
+  for (std::size_t k = 0; k < partners.size(); ++k) {
+    state.from[k].resize(sizes[k]);
+    check(MPI_Irecv(state.from[k].data(), int(sizes[k]), MPI_BYTE, partners[k], started_tag, communicator_->comm,
+                    &state.requests[k]),
+          "MPI_Irecv");
+  }
+  for (std::size_t k = 0; k < partners.size(); ++k)
+    check(MPI_Isend(state.to[k].data(), int(state.to[k].size()), MPI_BYTE, partners[k], started_tag, communicator_->comm,
+                    &state.requests[partners.size() + k]),
+          "MPI_Isend");
+  return exchange;
+}
+
+std::vector<Bytes> Ranks::Exchange::finish() {
+  if (!state_) return {};
+  std::vector<MPI_Status> statuses(state_->requests.size());
+  check(MPI_Waitall(int(state_->requests.size()), state_->requests.data(), statuses.data()), "MPI_Waitall");
+  for (std::size_t k = 0; k < state_->from.size(); ++k) {
+    int count = 0;
+    check(MPI_Get_count(&statuses[k], MPI_BYTE, &count), "MPI_Get_count");
+    if (std::size_t(count) != state_->from[k].size())
+      throw std::logic_error("an exchange under way: a partner sent another size than its receiver expected");
+  }
+  std::vector<Bytes> from = std::move(state_->from);
+  state_.reset();
   return from;
 }
 
@@ -285,11 +391,21 @@ void Ranks::max(std::span<double>) const {}
 void Ranks::min(std::span<double>) const {}
 void Ranks::sum(std::span<std::int64_t>) const {}
 void Ranks::sum(std::span<ExactSum>) const {}
+void Ranks::max_and_sum(double&, ExactSum&) const {}
 std::vector<Bytes> Ranks::exchange(std::span<const int> partners, const std::vector<Bytes>& to) const {
   if (to.size() != partners.size()) throw std::invalid_argument("exchange: one message a partner");
   if (!partners.empty()) throw std::invalid_argument("exchange: one rank alone has no partners");
   return {};
 }
+struct Ranks::Exchange::State {};
+Ranks::Exchange Ranks::start_exchange(std::span<const int> partners, std::vector<Bytes> to,
+                                      std::span<const std::size_t> sizes) const {
+  if (to.size() != partners.size() || sizes.size() != partners.size())
+    throw std::invalid_argument("start_exchange: one message and one size a partner");
+  if (!partners.empty()) throw std::invalid_argument("start_exchange: one rank alone has no partners");
+  return {};
+}
+std::vector<Bytes> Ranks::Exchange::finish() { return {}; }
 std::vector<Bytes> Ranks::gather_all(const Bytes& mine) const { return {mine}; }
 std::vector<Bytes> Ranks::gather(const Bytes& mine) const { return {mine}; }
 std::vector<std::pair<int, Bytes>> Ranks::send_to_any(const std::vector<std::pair<int, Bytes>>& to) const {

@@ -40,10 +40,30 @@ class Ranks {
   // Partial sums of every rank added up, exactly: each rank gets the sum of all their terms,
   // the same bits as one ExactSum of them all (exact_sum.h).
   void sum(std::span<ExactSum> partial) const;
+  // Both at once, in one reduction: the largest of `largest` and the exact sum of `partial`
+  // over the ranks (a pass of a shared island needs the two, and each meeting of the ranks
+  // costs the slower's wait, docs/parallel.md).
+  void max_and_sum(double& largest, ExactSum& partial) const;
 
   // Sends to[k] to partners[k] and returns what each partner sent back, by the same k.
   // Partners must name each other (if r lists s, s lists r), each once, never this rank.
   std::vector<Bytes> exchange(std::span<const int> partners, const std::vector<Bytes>& to) const;
+  // An exchange() under way, without waiting: each message's size is known to its receiver
+  // beforehand (`sizes`, by partner), so that a rank goes on with work that needs nothing the
+  // partners send while the messages travel (docs/parallel.md, "A big island across ranks").
+  class Exchange {
+   public:
+    Exchange() = default;  // none under way
+    bool under_way() const { return state_ != nullptr; }
+    // Waits for the messages both ways and returns what came, by partner; then none is under way.
+    std::vector<Bytes> finish();
+
+   private:
+    friend class Ranks;
+    struct State;
+    std::shared_ptr<State> state_;
+  };
+  Exchange start_exchange(std::span<const int> partners, std::vector<Bytes> to, std::span<const std::size_t> sizes) const;
   // Everyone's `mine`, by rank (this rank's own included).
   std::vector<Bytes> gather_all(const Bytes& mine) const;
   // Everyone's `mine`, by rank, on rank 0 (empty on the others).
@@ -68,6 +88,11 @@ class Ranks {
   NodeBlock share_on_node(const std::function<Bytes()>& make) const;
 
  private:
+  static std::vector<std::int64_t> digits_of(std::span<ExactSum> partial);
+  // Each exact sum's digits and count of non-finite terms, summed over the ranks: the sums,
+  // their non-finite terms summed too where some rank has one.
+  void take_sums(std::span<ExactSum> partial, const std::vector<std::int64_t>& digits) const;
+
   struct Communicator;
   std::shared_ptr<const Communicator> communicator_;  // null: this process alone
   int size_ = 1, rank_ = 0;

@@ -38,10 +38,8 @@ TileShare::TileShare(const Ranks& ranks, std::span<const std::uint32_t> phase_st
     for (std::uint32_t& t : cut[f]) t += phase_start[f];
   }
   const std::size_t me = std::size_t(ranks.rank());
-  for (std::size_t f = 0; f < phases; ++f) {
-    mine_.emplace_back(cut[f][me], cut[f][me + 1]);
+  for (std::size_t f = 0; f < phases; ++f)
     for (std::uint32_t t = cut[f][me]; t < cut[f][me + 1]; ++t) solves_[t] = 1;
-  }
   // Each body's ranks, then by phase what each rank's tiles touch, in the order they meet it:
   // what it sends to the others that hold it and what it takes from them.
   auto each_body = [&](std::uint32_t first_tile, std::uint32_t end_tile, auto&& body) {
@@ -81,6 +79,27 @@ TileShare::TileShare(const Ranks& ranks, std::span<const std::uint32_t> phase_st
         route.take.push_back(std::move(take[r]));
       }
   }
+  // This rank's tiles of each phase, those that read none of the bodies the last phase's
+  // route brings first.
+  std::vector<char> arriving(is_static.size(), 0);
+  order_.resize(phases);
+  ready_.assign(phases, 0);
+  for (std::size_t f = 0; f < phases; ++f) {
+    if (f > 0)
+      for (const std::vector<std::uint32_t>& take : routes_[f - 1].take)
+        for (std::uint32_t b : take) arriving[b] = 1;
+    std::vector<std::uint32_t> waiting;
+    for (std::uint32_t t = cut[f][me]; t < cut[f][me + 1]; ++t) {
+      bool reads = false;
+      each_body(t, t + 1, [&](std::uint32_t b) { reads = reads || arriving[b]; });
+      (reads ? waiting : order_[f]).push_back(t);
+    }
+    ready_[f] = std::uint32_t(order_[f].size());
+    order_[f].insert(order_[f].end(), waiting.begin(), waiting.end());
+    if (f > 0)
+      for (const std::vector<std::uint32_t>& take : routes_[f - 1].take)
+        for (std::uint32_t b : take) arriving[b] = 0;
+  }
 }
 
 bool TileShare::solves(std::uint32_t tile) const { return solves_[tile] != 0; }
@@ -97,12 +116,21 @@ bool TileShare::keeps(std::uint32_t body) const {
   return false;
 }
 
-void TileShare::share_phase(std::size_t phase, std::vector<RigidBody>& bodies, std::vector<int>& moved,
+namespace {
+
+// What a body's share of a phase's message holds, in doubles: its velocities and the pass that
+// moved it, and its group impulses if it has them.
+constexpr std::size_t body_values = 7, impulse_values = std::size_t(CoarseLayers::slots) * 4 * 3;
+
+}  // namespace
+
+void TileShare::start_phase(std::size_t phase, const std::vector<RigidBody>& bodies, const std::vector<int>& moved,
                             std::vector<GroupImpulse>* impulses, const std::vector<std::uint32_t>* place) const {
+  if (under_way()) throw std::logic_error("start_phase: the last phase's bodies are still under way");
   const Route& route = routes_[phase];
   if (route.partners.empty()) return;
   constexpr int slots = CoarseLayers::slots;
-  auto impulses_of = [&](std::uint32_t b) -> GroupImpulse* {
+  auto impulses_of = [&](std::uint32_t b) -> const GroupImpulse* {
     if (!impulses || (*place)[b] == CoarseLayers::none) return nullptr;
     return &(*impulses)[std::size_t((*place)[b]) * slots];
   };
@@ -120,7 +148,24 @@ void TileShare::share_phase(std::size_t phase, std::vector<RigidBody>& bodies, s
     }
     to.push_back(to_bytes(std::span<const double>(values)));
   }
-  const std::vector<Bytes> from = ranks_.exchange(route.partners, to);
+  std::vector<std::size_t> sizes;
+  for (const std::vector<std::uint32_t>& take : route.take) {
+    std::size_t values = 0;
+    for (std::uint32_t b : take) values += body_values + (impulses_of(b) ? impulse_values : 0);
+    sizes.push_back(values * sizeof(double));
+  }
+  under_way_ = {ranks_.start_exchange(route.partners, std::move(to), sizes), phase, impulses, place};
+}
+
+void TileShare::finish_phase(std::vector<RigidBody>& bodies, std::vector<int>& moved) const {
+  if (!under_way()) return;
+  const Route& route = routes_[under_way_.phase];
+  const std::vector<Bytes> from = under_way_.exchange.finish();
+  constexpr int slots = CoarseLayers::slots;
+  auto impulses_of = [&](std::uint32_t b) -> GroupImpulse* {
+    if (!under_way_.impulses || (*under_way_.place)[b] == CoarseLayers::none) return nullptr;
+    return &(*under_way_.impulses)[std::size_t((*under_way_.place)[b]) * slots];
+  };
   for (std::size_t k = 0; k < route.partners.size(); ++k) {
     const std::vector<double> values = from_bytes<double>(from[k]);
     const double* at = values.data();
@@ -138,8 +183,8 @@ void TileShare::share_phase(std::size_t phase, std::vector<RigidBody>& bodies, s
         for (int s = 0; s < slots; ++s)
           for (Vec3* v : {&x[s].linear, &x[s].angular, &x[s].normal_linear, &x[s].normal_angular}) *v = vec();
     }
-    if (at != values.data() + values.size()) throw std::logic_error("share_phase: a partner sent other bodies than listed");
   }
+  under_way_ = {};
 }
 
 }  // namespace scree::solver

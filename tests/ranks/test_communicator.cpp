@@ -81,6 +81,33 @@ TEST(Communicator, ExactSumsCarryAnInfiniteTermOfOneRankToEveryRank) {
   EXPECT_EQ(finite[0].value(), 0.25 * ranks.size());
 }
 
+TEST(Communicator, TheLargestAndAnExactSumInOneReductionAreEachAsAlone) {
+  // Every rank's largest, below zero, above, and a NaN on one rank, with sums of terms that
+  // cancel but for round-off: each as Ranks::max and Ranks::sum give it apart.
+  const Ranks ranks = Ranks::world();
+  const int r = ranks.rank();
+  for (const double sign : {-1.0, 1.0}) {
+    double largest = sign * (1.0 + r * 0.125), alone = largest;
+    ExactSum sum(1e16 * (r + 1)), apart = sum;
+    sum += 1.0 / (r + 3);
+    apart += 1.0 / (r + 3);
+    ranks.max_and_sum(largest, sum);
+    EXPECT_EQ(largest, ranks.max(alone));
+    ranks.sum(std::span<ExactSum>(&apart, 1));
+    EXPECT_EQ(sum.value(), apart.value());
+  }
+  double largest = r == ranks.size() - 1 ? std::nan("") : -0.5;
+  ExactSum sum(0.5);
+  ranks.max_and_sum(largest, sum);
+  EXPECT_TRUE(std::isnan(largest));
+  EXPECT_EQ(sum.value(), 0.5 * ranks.size());
+  largest = 2.0;
+  if (r == 0) sum += std::numeric_limits<double>::infinity();
+  ranks.max_and_sum(largest, sum);
+  EXPECT_EQ(largest, 2.0);
+  EXPECT_EQ(sum.value(), std::numeric_limits<double>::infinity());
+}
+
 // What rank `from` sends rank `to`: from + to numbers (none from 0 to 0), each naming both.
 std::vector<std::int32_t> message(int from, int to) {
   std::vector<std::int32_t> m(std::size_t(from + to));

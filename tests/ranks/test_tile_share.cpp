@@ -2,6 +2,8 @@
 // summed across them (solver/impulse/coarse_step.h, CoarseShare), on 1, 2, 3 and 4 ranks: each
 // tile solved by one rank, each body reported by one, the bodies a phase moved handed to every
 // rank that holds them, and the coarse step's scales and work the bits one process gets.
+#include <algorithm>
+
 #include <gtest/gtest.h>
 
 #include "solver/impulse/coarse_step.h"
@@ -70,16 +72,21 @@ TEST(TileShare, EachTileHasOneRankAndEachBodyOneReporter) {
   }
   // This rank's tiles of a phase: one run of it, about its share of the phase's points.
   for (std::size_t f = 0; f < 4; ++f) {
-    EXPECT_LE(row.phase_start[f], share.first(f));
-    EXPECT_LE(share.first(f), share.last(f));
-    EXPECT_LE(share.last(f), row.phase_start[f + 1]);
+    std::vector<std::uint32_t> mine;
+    for (std::uint32_t k = 0; k < share.tiles(f); ++k) mine.push_back(share.tile(f, k));
+    EXPECT_LE(share.ready(f), share.tiles(f));
+    std::sort(mine.begin(), mine.end());
     std::uint32_t points = 0, total = 0, widest = 0;
     for (std::uint32_t t = row.phase_start[f]; t < row.phase_start[f + 1]; ++t) {
       const std::uint32_t tile_points = row.unit_start[row.tile_start[t + 1]] - row.unit_start[row.tile_start[t]];
       total += tile_points;
       widest = std::max(widest, tile_points);
-      if (t >= share.first(f) && t < share.last(f)) points += tile_points;
-      EXPECT_EQ(share.solves(t), t >= share.first(f) && t < share.last(f));
+      const bool listed = std::binary_search(mine.begin(), mine.end(), t);
+      if (listed) points += tile_points;
+      EXPECT_EQ(share.solves(t), listed);
+    }
+    if (!mine.empty()) {
+      EXPECT_EQ(mine.back() - mine.front() + 1, mine.size()) << "phase " << f;
     }
     EXPECT_LE(std::abs(double(points) - double(total) / ranks.size()), double(widest)) << "phase " << f;
   }
@@ -90,8 +97,10 @@ TEST(TileShare, EachTileHasOneRankAndEachBodyOneReporter) {
 }
 
 // Each phase, the rank of each tile writes the grains it touches (the velocities, the pass,
-// the group impulses of the grains that have them); after share_phase() every rank that holds a
-// grain reads what its tile wrote.
+// the group impulses of the grains that have them), the next phase's ready tiles first, while
+// the last phase's bodies travel: they read what their grains' last tiles wrote already; after
+// finish_phase() every rank that holds a grain reads what its tile wrote. On more than one
+// rank, some tiles wait for the bodies (a test that sent nothing would pass the rest).
 TEST(TileShare, APhasesBodiesReachEveryRankThatHoldsThem) {
   const Ranks ranks = Ranks::world();
   const Row row;
@@ -103,26 +112,49 @@ TEST(TileShare, APhasesBodiesReachEveryRankThatHoldsThem) {
   for (std::uint32_t b = 0; b < Row::grains; b += 2) place[b] = b / 2;  // every other grain has group impulses
   std::vector<GroupImpulse> impulses(Row::grains / 2 * slots);
   auto written = [](std::uint32_t b, std::size_t f) { return Vec3(double(b), double(f), 0.5 * double(b * f)); };
+  // The phase whose tile last wrote grain b before phase f (−1: none).
+  auto last_written = [&](std::uint32_t b, std::size_t f) {
+    int last = -1;
+    for (std::size_t g = 0; g < f; ++g)
+      for (std::uint32_t t = row.phase_start[g]; t < row.phase_start[g + 1]; ++t)
+        if (row.touches(t, b)) last = int(g);
+    return last;
+  };
+  std::int64_t waiting = 0;
   for (std::size_t f = 0; f < 2; ++f) {
-    for (std::uint32_t t = share.first(f); t < share.last(f); ++t)
+    auto write = [&](std::uint32_t t) {
       for (std::uint32_t b = 0; b < Row::grains; ++b)
         if (row.touches(t, b)) {
+          if (const int last = last_written(b, f); last >= 0) {
+            EXPECT_EQ(bodies[b].velocity, written(b, std::size_t(last))) << "grain " << b << " read in phase " << f;
+          }
           bodies[b].velocity = written(b, f);
           bodies[b].angular_velocity = -written(b, f);
           moved[b] = int(f) + 7;
           if (place[b] != CoarseLayers::none) impulses[place[b] * slots + 2].normal_angular = written(b, f);
         }
-    share.share_phase(f, bodies, moved, &impulses, &place);
-    for (std::uint32_t t = row.phase_start[f]; t < row.phase_start[f + 1]; ++t)
-      for (std::uint32_t b = 0; b < Row::grains; ++b)
-        if (row.touches(t, b) && share.holds(b)) {
-          EXPECT_EQ(bodies[b].velocity, written(b, f)) << "grain " << b << ", phase " << f;
-          EXPECT_EQ(bodies[b].angular_velocity, -written(b, f)) << "grain " << b << ", phase " << f;
-          EXPECT_EQ(moved[b], int(f) + 7) << "grain " << b << ", phase " << f;
-          if (place[b] != CoarseLayers::none) {
-            EXPECT_EQ(impulses[place[b] * slots + 2].normal_angular, written(b, f)) << "grain " << b << ", phase " << f;
-          }
-        }
+    };
+    const std::uint32_t ready = share.under_way() ? share.ready(f) : share.tiles(f);
+    for (std::uint32_t k = 0; k < ready; ++k) write(share.tile(f, k));
+    share.finish_phase(bodies, moved);
+    for (std::uint32_t k = ready; k < share.tiles(f); ++k) write(share.tile(f, k));
+    waiting += share.tiles(f) - ready;
+    share.start_phase(f, bodies, moved, &impulses, &place);
+  }
+  share.finish_phase(bodies, moved);
+  EXPECT_FALSE(share.under_way());
+  for (std::uint32_t b = 0; b < Row::grains; ++b)
+    if (const int last = last_written(b, 2); last >= 0 && share.holds(b)) {
+      EXPECT_EQ(bodies[b].velocity, written(b, std::size_t(last))) << "grain " << b;
+      EXPECT_EQ(bodies[b].angular_velocity, -written(b, std::size_t(last))) << "grain " << b;
+      EXPECT_EQ(moved[b], last + 7) << "grain " << b;
+      if (place[b] != CoarseLayers::none) {
+        EXPECT_EQ(impulses[place[b] * slots + 2].normal_angular, written(b, std::size_t(last))) << "grain " << b;
+      }
+    }
+  ranks.sum(std::span<std::int64_t>(&waiting, 1));
+  if (ranks.size() > 1) {
+    EXPECT_GT(waiting, 0);
   }
 }
 
