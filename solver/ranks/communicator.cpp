@@ -113,10 +113,6 @@ void Ranks::sum(std::span<std::int64_t> x) const {
   check(MPI_Allreduce(MPI_IN_PLACE, x.data(), int(x.size()), MPI_INT64_T, MPI_SUM, communicator_->comm), "MPI_Allreduce");
 }
 
-namespace {
-
-}  // namespace
-
 // The digits of exact sums as integers (carried first, so that they cannot overflow), and
 // after them how many have an infinite or NaN term (NaN too: NaN != 0), which go as doubles,
 // in a second reduction, only when some rank has one: their sum does not depend on its order

@@ -122,6 +122,12 @@ namespace {
 // moved it, and its group impulses if it has them.
 constexpr std::size_t body_values = 7, impulse_values = std::size_t(CoarseLayers::slots) * 4 * 3;
 
+// Body b's group impulses (its slots) where `impulses` travel and b has them, else null.
+GroupImpulse* group_impulses_of(std::vector<GroupImpulse>* impulses, const std::vector<std::uint32_t>* place, std::uint32_t b) {
+  if (!impulses || (*place)[b] == CoarseLayers::none) return nullptr;
+  return &(*impulses)[std::size_t((*place)[b]) * CoarseLayers::slots];
+}
+
 }  // namespace
 
 void TileShare::start_phase(std::size_t phase, const std::vector<RigidBody>& bodies, const std::vector<int>& moved,
@@ -130,10 +136,7 @@ void TileShare::start_phase(std::size_t phase, const std::vector<RigidBody>& bod
   const Route& route = routes_[phase];
   if (route.partners.empty()) return;
   constexpr int slots = CoarseLayers::slots;
-  auto impulses_of = [&](std::uint32_t b) -> const GroupImpulse* {
-    if (!impulses || (*place)[b] == CoarseLayers::none) return nullptr;
-    return &(*impulses)[std::size_t((*place)[b]) * slots];
-  };
+  auto impulses_of = [&](std::uint32_t b) -> const GroupImpulse* { return group_impulses_of(impulses, place, b); };
   std::vector<Bytes> to;
   for (const std::vector<std::uint32_t>& send : route.send) {
     std::vector<double> values;
@@ -162,10 +165,7 @@ void TileShare::finish_phase(std::vector<RigidBody>& bodies, std::vector<int>& m
   const Route& route = routes_[under_way_.phase];
   const std::vector<Bytes> from = under_way_.exchange.finish();
   constexpr int slots = CoarseLayers::slots;
-  auto impulses_of = [&](std::uint32_t b) -> GroupImpulse* {
-    if (!under_way_.impulses || (*under_way_.place)[b] == CoarseLayers::none) return nullptr;
-    return &(*under_way_.impulses)[std::size_t((*under_way_.place)[b]) * slots];
-  };
+  auto impulses_of = [&](std::uint32_t b) { return group_impulses_of(under_way_.impulses, under_way_.place, b); };
   for (std::size_t k = 0; k < route.partners.size(); ++k) {
     const std::vector<double> values = from_bytes<double>(from[k]);
     const double* at = values.data();
