@@ -25,6 +25,12 @@ struct BodyName {
   std::uint32_t is_static;
 };
 
+// Where one process's search puts a face: pairs by their bodies, then grains against the walls
+// and the terrain, each pair's faces as found (contact_finding.h).
+auto face_order(std::uint64_t a, std::uint64_t b, std::uint32_t b_static, std::uint32_t seq) {
+  return b_static ? std::tuple{1u, a, b, seq} : std::tuple{0u, std::min(a, b), std::max(a, b), seq};
+}
+
 // A resting face as it travels to its island's solver, its points after it.
 struct FaceRecord {
   std::uint64_t a, b;  // B as BodyName
@@ -34,11 +40,26 @@ struct FaceRecord {
   std::uint32_t with_points;  // 0: the points went to the rank whose strip holds them (a big island's)
   double normal[3], tangent[3], friction;
 
-  // Where one process's search puts it: pairs by their bodies, then grains against the walls
-  // and the terrain, each pair's faces as found (contact_finding.h).
-  auto order() const {
-    return b_static ? std::tuple{1u, a, b, seq} : std::tuple{0u, std::min(a, b), std::max(a, b), seq};
-  }
+  auto order() const { return face_order(a, b, b_static, seq); }
+};
+
+// A face between two grains whose points another rank solves, as the ranks that solve none of
+// them need it: its bodies, its place in the order and how many points it stands for (a big
+// island's schedule and strips; its frame and points stay with the rank that solves them).
+struct FaceStub {
+  std::uint64_t a, b;
+  std::uint32_t seq;
+  std::int32_t plane;
+  std::uint32_t points;
+
+  auto order() const { return face_order(a, b, 0, seq); }
+};
+
+// A grain as a rank that solves none of its units sees it: where it lies (its units' tiles)
+// and how fast it moves (whether the island takes coarse steps, coarse_units()).
+struct GrainGlimpse {
+  std::uint64_t id;
+  double position[3], velocity[3];
 };
 
 // A resting point as resting_point() built it.
@@ -75,19 +96,26 @@ Vec3 vec(const double* x) { return Vec3(x[0], x[1], x[2]); }
 void put(const Vec3& v, double* x) { x[0] = v.x(), x[1] = v.y(), x[2] = v.z(); }
 
 // What one rank sends an island's solver (its own part handed over as it is, the others' as
-// bytes).
+// bytes): of a big island, the faces, points and grains of the receiver's strips whole, and of
+// the others' strips what the schedule needs (stubs, glimpses, a face with a static body whole
+// for whether it bears the load, its points left out).
 struct Part {
   int sender;
   std::vector<FaceRecord> faces;
+  std::vector<FaceStub> stubs;
   std::vector<PointRecord> points;
   std::vector<GrainState> grains;
+  std::vector<GrainGlimpse> glimpses;
   std::vector<EntryRecord> entries;
 
-  bool empty() const { return faces.empty() && entries.empty(); }
-  Bytes bytes() const { return std::move(Parcel().put(faces).put(points).put(grains).put(entries)).bytes(); }
+  bool empty() const { return faces.empty() && stubs.empty() && entries.empty(); }
+  Bytes bytes() const {
+    return std::move(Parcel().put(faces).put(stubs).put(points).put(grains).put(glimpses).put(entries)).bytes();
+  }
   static Part read(int sender, const Bytes& bytes) {
     ParcelReader in(bytes);  // in the order written: a braced list's items are read in order
-    return {sender, in.take<FaceRecord>(), in.take<PointRecord>(), in.take<GrainState>(), in.take<EntryRecord>()};
+    return {sender, in.take<FaceRecord>(), in.take<FaceStub>(), in.take<PointRecord>(), in.take<GrainState>(),
+            in.take<GrainGlimpse>(), in.take<EntryRecord>()};
   }
 };
 
@@ -238,17 +266,22 @@ class StripRanks {
 };
 
 // What this rank sends each island's solver: its faces with their points and bodies, and the
-// store's entries of the grains it owns there. A big island's faces and bodies go to every
-// rank, which solve it together (docs/parallel.md, "A big island across ranks"), its points
-// and warm starts to the rank whose strip holds their tile (`strips`).
+// store's entries of the grains it owns there. A big island goes to every rank, which solve it
+// together (docs/parallel.md, "A big island across ranks"): its points, warm starts and the
+// grains they touch whole to the rank whose strip holds their tile (`strips`), and to the others
+// what their schedules need (Part).
 std::vector<Part> parts_for_solvers(const World& world, const RestingImpulses& impulses, const RestingContacts& resting,
                                     const RestingBodies& bodies, const std::vector<char>& owned,
                                     const std::vector<IslandLabel>& labels, const std::set<std::uint64_t>& big,
                                     const StripRanks& strips, const Ranks& ranks) {
   const BodyNames names{world};
   const std::size_t n = world.grain_count(), rank_count = std::size_t(ranks.size());
-  std::vector<Part> parts(rank_count, Part{ranks.rank(), {}, {}, {}, {}});
-  std::vector<char> sent(n * rank_count, 0);  // by grain and rank: in its part already
+  std::vector<Part> parts(rank_count, Part{ranks.rank(), {}, {}, {}, {}, {}, {}});
+  enum Need : std::uint8_t { nothing, glimpse, whole };
+  std::vector<std::uint8_t> need(n * rank_count, nothing);  // by grain and rank: what its part holds of it
+  auto add_need = [&](std::uint32_t body, std::size_t solver, Need what) {
+    if (body < n) need[body * rank_count + solver] = std::max(need[body * rank_count + solver], std::uint8_t(what));
+  };
   // Each grain's solvers: its island's owner, or every rank for a big island.
   std::vector<char> in_big(n, 0);
   if (!big.empty())
@@ -267,32 +300,45 @@ std::vector<Part> parts_for_solvers(const World& world, const RestingImpulses& i
     seq = same_pair ? seq + 1 : 0;
     if (end == next_point) continue;  // a face that collides: no points
     const BodyName b = names.name(face.b);
-    FaceRecord record{names.world.id[face.a], b.id, b.is_static, seq, face.plane, std::uint32_t(end - next_point), 1, {}, {},
-                      face.friction};
+    const std::uint32_t point_count = std::uint32_t(end - next_point);
+    FaceRecord record{names.world.id[face.a], b.id, b.is_static, seq, face.plane, point_count, 1, {}, {}, face.friction};
     put(face.normal, record.normal);
     put(face.tangent, record.tangent);
     const int strip = strips.rank_of_face(std::uint32_t(f));
     each_solver(face.a, [&](std::size_t solver) {
       Part& part = parts[solver];
-      part.faces.push_back(record);
-      if (in_big[face.a] && int(solver) != strip) {
-        part.faces.back().with_points = 0;
-      } else {
-        for (std::size_t k = next_point; k < end; ++k) {
-          const RestingPoint& p = resting.points[k];
-          part.points.push_back({p.node, {p.arm.x(), p.arm.y(), p.arm.z()}, {p.k_nn, p.k_n1, p.k_n2, p.k_11, p.k_12, p.k_22}, p.touch});
-        }
+      const Need what = in_big[face.a] && int(solver) != strip ? glimpse : whole;
+      add_need(face.a, solver, what);
+      add_need(face.b, solver, what);
+      if (what == glimpse && !b.is_static) {
+        part.stubs.push_back({record.a, record.b, seq, face.plane, point_count});
+        return;
       }
-      for (const std::uint32_t body : {face.a, face.b})
-        if (body < n && !sent[body * rank_count + solver]) {
-          sent[body * rank_count + solver] = 1;
-          GrainState& g = part.grains.emplace_back(GrainState{world.id[body], record_of(bodies.velocities[body]), {}, {}});
-          put(bodies.corrections[body].velocity, g.correction);
-          put(bodies.corrections[body].angular_velocity, g.angular_correction);
-        }
+      part.faces.push_back(record);
+      if (what == glimpse) {
+        part.faces.back().with_points = 0;
+        return;
+      }
+      for (std::size_t k = next_point; k < end; ++k) {
+        const RestingPoint& p = resting.points[k];
+        part.points.push_back({p.node, {p.arm.x(), p.arm.y(), p.arm.z()}, {p.k_nn, p.k_n1, p.k_n2, p.k_11, p.k_12, p.k_22}, p.touch});
+      }
     });
     next_point = end;
   }
+  for (std::uint32_t i = 0; i < n; ++i)
+    for (std::size_t solver = 0; solver < rank_count; ++solver) {
+      const RigidBody& posed = bodies.velocities[i];
+      if (need[i * rank_count + solver] == glimpse) {
+        GrainGlimpse& g = parts[solver].glimpses.emplace_back(GrainGlimpse{world.id[i], {}, {}});
+        put(posed.position, g.position);
+        put(posed.velocity, g.velocity);
+      } else if (need[i * rank_count + solver] == whole) {
+        GrainState& g = parts[solver].grains.emplace_back(GrainState{world.id[i], record_of(posed), {}, {}});
+        put(bodies.corrections[i].velocity, g.correction);
+        put(bodies.corrections[i].angular_velocity, g.angular_correction);
+      }
+    }
   for (std::uint32_t i = 0; i < n; ++i) {
     if (!owned[i]) continue;
     int strip = -1;  // of the last entry's unit: a unit's entries lie together (key order)
@@ -323,18 +369,39 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, std::v
   std::sort(grains.begin(), grains.end(), [](const GrainState* x, const GrainState* y) { return x->id < y->id; });
   grains.erase(std::unique(grains.begin(), grains.end(), [](const GrainState* x, const GrainState* y) { return x->id == y->id; }),
                grains.end());
+  // The grains this rank sees only (another rank solves all their units), where none came whole.
+  std::vector<const GrainGlimpse*> glimpses;
+  for (const Part& part : parts)
+    for (const GrainGlimpse& g : part.glimpses) glimpses.push_back(&g);
+  std::sort(glimpses.begin(), glimpses.end(), [](const GrainGlimpse* x, const GrainGlimpse* y) { return x->id < y->id; });
   World local;
   std::vector<RigidBody> posed, corrections;
   const std::size_t statics = bodies.velocities.size() - world.grain_count();
-  posed.reserve(grains.size() + statics);
-  corrections.reserve(grains.size() + statics);
+  posed.reserve(grains.size() + glimpses.size() + statics);
+  corrections.reserve(grains.size() + glimpses.size() + statics);
+  // Both in id order, merged: a grain seen only has its place and velocity and no mass (the
+  // passes never move it here), and no correction.
+  auto glimpse = glimpses.begin();
+  auto add_glimpses_below = [&](std::uint64_t id) {
+    for (; glimpse != glimpses.end() && (*glimpse)->id < id; ++glimpse) {
+      if (!local.id.empty() && local.id.back() == (*glimpse)->id) continue;
+      local.id.push_back((*glimpse)->id);
+      RigidBody& body = posed.emplace_back();
+      body.position = vec((*glimpse)->position);
+      body.velocity = vec((*glimpse)->velocity);
+      corrections.push_back(RigidBody{body.position, body.orientation, Vec3::Zero(), Vec3::Zero(), 0, Vec3::Zero()});
+    }
+    for (; glimpse != glimpses.end() && (*glimpse)->id == id; ++glimpse) {}
+  };
   for (const GrainState* g : grains) {
+    add_glimpses_below(g->id);
     local.id.push_back(g->id);
     posed.push_back(body_of(g->posed));
     corrections.push_back(posed.back());
     corrections.back().velocity = vec(g->correction);
     corrections.back().angular_velocity = vec(g->angular_correction);
   }
+  add_glimpses_below(~std::uint64_t(0));
   const std::size_t n = local.id.size(), statics_from = world.grain_count();
   local.shape.assign(n, 0);
   local.material.assign(n, 0);
@@ -359,27 +426,36 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, std::v
     return at == index_of.end() ? absent : at->second;
   };
 
-  // The faces in one process's order, each with its points, its bodies and where it came from.
+  // The faces in one process's order, each with its points, its bodies and where it came from
+  // (a face whose points another rank solves: a stub, or a record without points).
   struct Face {
     decltype(FaceRecord().order()) order;
     const FaceRecord* record;
+    const FaceStub* stub;
     const PointRecord* points;
     std::uint32_t part, a, b;
   };
-  // Each part's faces come in the order its sender found them, which is that order already
-  // (sorted here if not): the parts merged, not the faces sorted (a sort was a twentieth of the
-  // sharing, docs/benchmarks.md). No two faces share a key: a pair is searched by one rank.
+  // Each part's faces and stubs come in the order its sender found them, which is that order
+  // already (sorted here if not): merged, not sorted (a sort was a twentieth of the sharing,
+  // docs/benchmarks.md). No two faces share a key: a pair is searched by one rank.
   std::vector<Face> faces;
   std::vector<std::size_t> part_start;  // in faces
   auto before = [](const Face& x, const Face& y) { return x.order < y.order; };
+  auto merge_runs = [&](std::size_t first, std::size_t middle) {
+    const auto begin = faces.begin() + std::ptrdiff_t(first), cut = faces.begin() + std::ptrdiff_t(middle);
+    if (std::is_sorted(begin, cut, before) && std::is_sorted(cut, faces.end(), before)) std::inplace_merge(begin, cut, faces.end(), before);
+    else std::sort(begin, faces.end(), before);
+  };
   for (std::size_t k = 0; k < parts.size(); ++k) {
     part_start.push_back(faces.size());
     for (std::size_t f = 0, point = 0; f < parts[k].faces.size(); point += parts[k].faces[f].with_points ? parts[k].faces[f].points : 0, ++f) {
       const FaceRecord& r = parts[k].faces[f];
-      faces.push_back({r.order(), &r, parts[k].points.data() + point, std::uint32_t(k), held(r.a, 0), held(r.b, r.b_static)});
+      faces.push_back({r.order(), &r, nullptr, parts[k].points.data() + point, std::uint32_t(k), held(r.a, 0), held(r.b, r.b_static)});
     }
-    if (!std::is_sorted(faces.begin() + std::ptrdiff_t(part_start.back()), faces.end(), before))
-      std::sort(faces.begin() + std::ptrdiff_t(part_start.back()), faces.end(), before);
+    const std::size_t stubs_start = faces.size();
+    for (const FaceStub& stub : parts[k].stubs)
+      faces.push_back({stub.order(), nullptr, &stub, nullptr, std::uint32_t(k), held(stub.a, 0), held(stub.b, 0)});
+    merge_runs(part_start.back(), stubs_start);
   }
   part_start.push_back(faces.size());
   for (std::size_t width = 1; width + 1 < part_start.size(); width *= 2)  // runs of `width` parts merged in pairs
@@ -388,7 +464,7 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, std::v
                          faces.begin() + std::ptrdiff_t(part_start[std::min(k + 2 * width, part_start.size() - 1)]), before);
   RestingContacts resting;
   std::size_t point_count = 0;
-  for (const Face& face : faces) point_count += face.record->with_points ? face.record->points : 1;
+  for (const Face& face : faces) point_count += face.record && face.record->with_points ? face.record->points : 1;
   resting.faces.reserve(faces.size());
   resting.points.reserve(point_count);
   std::vector<const Face*> face_of_point;  // as built
@@ -396,18 +472,27 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, std::v
   SharedIslands shared{ranks, {}, {}, {}, {}, {}};
   shared.given.reserve(point_count);
   shared.stands_for.reserve(point_count);
+  // One place holder for a face's points that another rank solves.
+  auto hold_place = [&](const Face& face, std::uint32_t index, std::uint32_t points) {
+    face_of_point.push_back(&face);
+    shared.given.push_back(0);
+    shared.stands_for.push_back(points);
+    RestingPoint& p = resting.points.emplace_back();
+    p.node = -1;
+    p.face = index;
+    p.stored = RestingImpulses::none;
+  };
   for (const Face& face : faces) {
-    const FaceRecord& r = *face.record;
     const std::uint32_t index = std::uint32_t(resting.faces.size());
+    if (face.stub) {  // its frame is never read here: no point of it is solved or booked here
+      resting.faces.push_back({Vec3::Zero(), Vec3::Zero(), 0, face.a, face.b, face.stub->plane});
+      hold_place(face, index, face.stub->points);
+      continue;
+    }
+    const FaceRecord& r = *face.record;
     resting.faces.push_back({vec(r.normal), vec(r.tangent), r.friction, face.a, face.b, r.plane});
-    if (!r.with_points) {  // one place holder for the face's points: another rank solves them
-      face_of_point.push_back(&face);
-      shared.given.push_back(0);
-      shared.stands_for.push_back(r.points);
-      RestingPoint& p = resting.points.emplace_back();
-      p.node = -1;
-      p.face = index;
-      p.stored = RestingImpulses::none;
+    if (!r.with_points) {
+      hold_place(face, index, r.points);
       continue;
     }
     for (std::uint32_t k = 0; k < r.points; ++k) {

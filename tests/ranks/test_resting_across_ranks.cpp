@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <optional>
 
 #include <omp.h>
 
@@ -96,13 +97,16 @@ Entries entries_of(const World& w, const std::vector<char>* owned) {
   return out;
 }
 
-void expect_two_sweeps_as_one_process() {
+// With `fast`, that grain of the stack moves faster than the coarse step's speed as the two
+// sweeps begin, so that the island takes none in the first.
+void expect_two_sweeps_as_one_process(std::optional<std::size_t> fast = std::nullopt) {
   const Ranks ranks = Ranks::world();
   // One process: a sweep that fills the store, the step ended, then two sweeps.
   World whole = boxes();
   std::vector<RigidBody> corrections = no_corrections(whole);
   sweep(whole, corrections, nullptr, nullptr, ranks);
   whole.resting_impulses.keep_this_step();
+  if (fast) whole.bodies[*fast].velocity.z() -= 2 * settings().coarse_speed;
   const World start = whole;
   corrections = no_corrections(whole);
   const Booked expected_first = sweep(whole, corrections, nullptr, nullptr, ranks);
@@ -148,6 +152,10 @@ void expect_two_sweeps_as_one_process() {
 }
 
 TEST(RestingAcrossRanks, TwoSweepsOfAStackAndABoxAloneSolveAsOnOneProcess) { expect_two_sweeps_as_one_process(); }
+
+// Whether an island takes coarse steps hangs on every grain's speed: the ranks that solve
+// none of a fast grain's units see its speed too, and skip them as the rank that solves it.
+TEST(RestingAcrossRanks, AFastGrainStopsTheCoarseStepOnEveryRank) { expect_two_sweeps_as_one_process(stack().grain_count() / 2); }
 
 // Two threads a rank (MPI + OpenMP): the threads share the rank's strips of the big island,
 // its first thread exchanging the seams after each phase, with the same bits.
