@@ -402,15 +402,13 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, std::v
     corrections.back().angular_velocity = vec(g->angular_correction);
   }
   add_glimpses_below(~std::uint64_t(0));
+  // The local world names the grains and holds the walls and the terrain, all that the solve's
+  // books read of it (solve_resting_islands()); the bodies are `posed`, not copied into it.
   const std::size_t n = local.id.size(), statics_from = world.grain_count();
-  local.shape.assign(n, 0);
-  local.material.assign(n, 0);
-  local.scale.assign(n, 1);
   local.walls = world.walls;
   local.terrain = world.terrain;
   posed.insert(posed.end(), bodies.velocities.begin() + std::ptrdiff_t(statics_from), bodies.velocities.end());
   corrections.insert(corrections.end(), bodies.corrections.begin() + std::ptrdiff_t(statics_from), bodies.corrections.end());
-  local.bodies = posed;
   std::vector<bool> is_static(posed.size(), false);
   std::fill(is_static.begin() + std::ptrdiff_t(n), is_static.end(), true);
   const BodyNames names{local};
@@ -524,6 +522,14 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, std::v
   RestingImpulses store(std::move(last));
   store.update(now.size(), [&](std::size_t k) { return now[k].first; }, [&](std::size_t k) { return now[k].second; });
 
+  // Read into the faces, points, bodies and store: let go before the solve's peak (the faces
+  // and grains stay for the replies).
+  for (Part& part : parts) {
+    part.stubs = {};
+    part.points = {};
+    part.glimpses = {};
+    part.entries = {};
+  }
   RestingBodies local_bodies(posed, corrections);
   RestingTotals totals = solve_resting_islands(local, is_static, store, resting, local_bodies, settings, times, &shared);
 
