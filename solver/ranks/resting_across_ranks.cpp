@@ -389,7 +389,8 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, std::v
       RigidBody& body = posed.emplace_back();
       body.position = vec((*glimpse)->position);
       body.velocity = vec((*glimpse)->velocity);
-      corrections.push_back(RigidBody{body.position, body.orientation, Vec3::Zero(), Vec3::Zero(), 0, Vec3::Zero()});
+      corrections.push_back(body);
+      corrections.back().velocity = Vec3::Zero();
     }
     for (; glimpse != glimpses.end() && (*glimpse)->id == id; ++glimpse) {}
   };
