@@ -100,4 +100,37 @@ int island_layers(const Island& island, const std::vector<std::pair<std::uint32_
   return grounded ? deepest : 2 * (deepest - 1);
 }
 
+DepthGraph::DepthGraph(std::size_t grains, const std::vector<std::pair<std::uint32_t, std::uint32_t>>& links)
+    : first_(grains + 1, 0), neighbours_(2 * links.size()) {
+  for (const auto& [a, b] : links) ++first_[a + 1], ++first_[b + 1];
+  for (std::size_t g = 0; g < grains; ++g) first_[g + 1] += first_[g];
+  std::vector<std::uint32_t> filled(first_.begin(), first_.end() - 1);
+  for (const auto& [a, b] : links) neighbours_[filled[a]++] = b, neighbours_[filled[b]++] = a;
+}
+
+bool DepthGraph::spread(std::vector<int>& depth) const {
+  // Grains by depth, shallowest first (buckets): a grain reached at d is met before any at d + 1.
+  std::vector<std::vector<std::uint32_t>> at_depth;
+  for (std::uint32_t g = 0; g < depth.size(); ++g)
+    if (depth[g] >= 0) {
+      if (at_depth.size() <= std::size_t(depth[g])) at_depth.resize(std::size_t(depth[g]) + 1);
+      at_depth[std::size_t(depth[g])].push_back(g);
+    }
+  bool fell = false;
+  for (std::size_t d = 0; d < at_depth.size(); ++d)
+    for (std::size_t k = 0; k < at_depth[d].size(); ++k) {
+      const std::uint32_t g = at_depth[d][k];
+      if (depth[g] != int(d)) continue;  // met again at a lesser depth
+      for (std::uint32_t j = first_[g]; j < first_[g + 1]; ++j)
+        if (int& next = depth[neighbours_[j]]; next < 0 || next > int(d) + 1) {
+          next = int(d) + 1;
+          fell = true;
+          if (at_depth.size() <= d + 1) at_depth.resize(d + 2);
+          at_depth[d + 1].push_back(neighbours_[j]);
+        }
+    }
+  return fell;
+}
+
 }  // namespace scree::solver
+

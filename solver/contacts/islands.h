@@ -28,4 +28,18 @@ std::vector<Island> contact_islands(const std::vector<std::pair<std::uint32_t, s
 int island_layers(const Island& island, const std::vector<std::pair<std::uint32_t, std::uint32_t>>& pairs,
                   const std::vector<bool>& is_static);
 
+// Grains 0 .. grains − 1 and the links between them (`links`, pairs of grains), for depths
+// breadth first: spread() lowers each grain's depth (−1: none yet) to one more than a linked
+// grain's where that is less, from the depths given, and says whether any fell. From the same
+// depths it gives the same whoever holds the links: ranks holding some each spread theirs and
+// exchange their shared grains' depths until none falls (ranks/island_depths.h).
+class DepthGraph {
+ public:
+  DepthGraph(std::size_t grains, const std::vector<std::pair<std::uint32_t, std::uint32_t>>& links);
+  bool spread(std::vector<int>& depth) const;
+
+ private:
+  std::vector<std::uint32_t> first_, neighbours_;  // grain g's: neighbours_[first_[g] .. first_[g + 1])
+};
+
 }  // namespace scree::solver

@@ -3,16 +3,18 @@
 #include <algorithm>
 #include <array>
 #include <map>
+#include <set>
 #include <stdexcept>
 
 #include <Eigen/SparseCholesky>
 
+#include "solver/contacts/islands.h"
 #include "solver/exact_sum.h"
 #include "solver/ranks/communicator.h"
 
 namespace scree::solver {
 
-CoarseLayers coarse_layers(const std::vector<CoarseUnit>& units, const std::vector<bool>& is_static) {
+CoarseLayers enlist_grains(const std::vector<CoarseUnit>& units, const std::vector<bool>& is_static) {
   CoarseLayers c;
   constexpr std::uint32_t none = CoarseLayers::none;
   // The island's grains, numbered as the units meet them, through a table by body kept per
@@ -37,62 +39,105 @@ CoarseLayers coarse_layers(const std::vector<CoarseUnit>& units, const std::vect
     c.unit_a[k] = enlist(units[k].a);
     c.unit_b[k] = enlist(units[k].b);
   }
-  // Layers, breadth first from the grains on a static body that bears the load.
-  const std::size_t n = c.grains.size();
-  std::vector<std::uint32_t> first(n + 1, 0), links;
+  return c;
+}
+
+std::vector<int> bearing_layers(const std::vector<CoarseUnit>& units, const CoarseLayers& c) {
+  std::vector<int> layer(c.grains.size(), -1);
   for (std::size_t k = 0; k < units.size(); ++k)
-    if (c.unit_b[k] != none) ++first[c.unit_a[k] + 1], ++first[c.unit_b[k] + 1];
-  for (std::size_t g = 0; g < n; ++g) first[g + 1] += first[g];
-  links.resize(first[n]);
-  std::vector<std::uint32_t> filled(first.begin(), first.end() - 1);
-  std::vector<int> layer(n, -1);
-  std::vector<std::uint32_t> front;
-  for (std::size_t k = 0; k < units.size(); ++k) {
-    const std::uint32_t a = c.unit_a[k], b = c.unit_b[k];
-    if (b != none) {
-      links[filled[a]++] = b;
-      links[filled[b]++] = a;
-    } else if (units[k].bears_load && layer[a] < 0) {
-      layer[a] = 0;
-      front.push_back(a);
+    if (c.unit_b[k] == CoarseLayers::none && units[k].bears_load) layer[c.unit_a[k]] = 0;
+  return layer;
+}
+
+std::vector<std::pair<std::uint32_t, std::uint32_t>> grain_links(const CoarseLayers& c) {
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> links;
+  for (std::size_t k = 0; k < c.unit_a.size(); ++k)
+    if (c.unit_b[k] != CoarseLayers::none) links.emplace_back(c.unit_a[k], c.unit_b[k]);
+  return links;
+}
+
+namespace {
+
+// Groups: 0 the static contacts, l + 1 those between grains of layers l and l or l + 1
+// (linked grains differ by at most one layer); −1 for a unit no load path reaches.
+std::int32_t unit_group(const CoarseLayers& c, const std::vector<int>& layer, std::size_t k) {
+  const std::uint32_t a = c.unit_a[k], b = c.unit_b[k];
+  if (layer[a] < 0) return -1;
+  return b == CoarseLayers::none ? 0 : 1 + std::min(layer[a], layer[b]);
+}
+
+constexpr std::uint8_t static_group = 1, own_group = 2, next_group = 4;
+
+}  // namespace
+
+std::vector<std::uint8_t> group_bits(const std::vector<CoarseUnit>& units, const CoarseLayers& c, const std::vector<int>& layer) {
+  std::vector<std::uint8_t> bits(c.grains.size(), 0);
+  auto add = [&](std::uint32_t g, std::int32_t group) {
+    if (group == 0) bits[g] |= static_group;
+    else if (group == layer[g]) bits[g] |= own_group;
+    else if (group == layer[g] + 1) bits[g] |= next_group;  // else layers not yet final (ranks/island_depths.h)
+  };
+  for (std::size_t k = 0; k < units.size(); ++k)
+    if (const std::int32_t group = unit_group(c, layer, k); group >= 0) {
+      add(c.unit_a[k], group);
+      if (c.unit_b[k] != CoarseLayers::none) add(c.unit_b[k], group);
     }
+  return bits;
+}
+
+void assign_groups(const std::vector<CoarseUnit>& units, const std::vector<int>& layer, const std::vector<std::uint8_t>& bits,
+                   CoarseLayers& c) {
+  constexpr int slots = CoarseLayers::slots;
+  const std::size_t n = c.grains.size();
+  c.layers = 0;
+  c.grain_groups.assign(n * slots, -1);
+  for (std::size_t g = 0; g < n; ++g) {
+    c.layers = std::max(c.layers, layer[g] + 1);
+    std::int32_t* groups = &c.grain_groups[g * slots];
+    int s = 0;
+    if (bits[g] & static_group) groups[s++] = 0;
+    if (bits[g] & own_group) groups[s++] = layer[g];
+    if (bits[g] & next_group) groups[s++] = layer[g] + 1;
   }
-  while (!front.empty()) {
-    ++c.layers;
-    std::vector<std::uint32_t> next;
-    for (std::uint32_t g : front)
-      for (std::uint32_t k = first[g]; k < first[g + 1]; ++k)
-        if (layer[links[k]] < 0) {
-          layer[links[k]] = layer[g] + 1;
-          next.push_back(links[k]);
-        }
-    front = std::move(next);
-  }
-  // Groups: 0 the static contacts, l + 1 those between grains of layers l and l or l + 1
-  // (linked grains differ by at most one layer). A grain no load path reaches stays out.
+  auto slot_of = [&](std::uint32_t g, std::int32_t group) {
+    const std::int32_t* groups = &c.grain_groups[std::size_t(g) * slots];
+    for (int s = 0; s < slots; ++s)
+      if (groups[s] == group) return std::uint8_t(s);
+    throw std::logic_error("coarse_layers: a unit's group not among its grain's");
+  };
+  c.groups = 0;
   c.unit_group.assign(units.size(), -1);
   c.slot_a.assign(units.size(), 0);
   c.slot_b.assign(units.size(), 0);
-  c.grain_groups.assign(n * CoarseLayers::slots, -1);
-  auto slot_of = [&](std::uint32_t g, std::int32_t group) {
-    std::int32_t* groups = &c.grain_groups[std::size_t(g) * CoarseLayers::slots];
-    for (int s = 0; s < CoarseLayers::slots; ++s)
-      if (groups[s] < 0 || groups[s] == group) {
-        groups[s] = group;
-        return std::uint8_t(s);
-      }
-    throw std::logic_error("coarse_layers: a grain in more than three groups");  // linked layers differ by one
-  };
   for (std::size_t k = 0; k < units.size(); ++k) {
-    const std::uint32_t a = c.unit_a[k], b = c.unit_b[k];
-    if (layer[a] < 0) continue;
-    const std::int32_t group = b == none ? 0 : 1 + std::min(layer[a], layer[b]);
+    const std::int32_t group = unit_group(c, layer, k);
+    if (group < 0) continue;
     c.unit_group[k] = group;
-    c.slot_a[k] = slot_of(a, group);
-    if (b != none) c.slot_b[k] = slot_of(b, group);
+    c.slot_a[k] = slot_of(c.unit_a[k], group);
+    if (c.unit_b[k] != CoarseLayers::none) c.slot_b[k] = slot_of(c.unit_b[k], group);
     c.groups = std::max(c.groups, int(group) + 1);
   }
+}
+
+CoarseLayers coarse_layers(const std::vector<CoarseUnit>& units, const std::vector<bool>& is_static) {
+  // Layers, breadth first from the grains on a static body that bears the load; a grain's
+  // groups take its slots in ascending order.
+  CoarseLayers c = enlist_grains(units, is_static);
+  std::vector<int> layer = bearing_layers(units, c);
+  DepthGraph(c.grains.size(), grain_links(c)).spread(layer);
+  assign_groups(units, layer, group_bits(units, c, layer), c);
   return c;
+}
+
+std::vector<std::pair<int, int>> coarse_entries(const CoarseLayers& c) {
+  constexpr int slots = CoarseLayers::slots;
+  std::set<std::pair<int, int>> entries;
+  for (std::size_t g = 0; g < c.grains.size(); ++g) {
+    const std::int32_t* groups = &c.grain_groups[g * slots];
+    for (int s = 0; s < slots && groups[s] >= 0; ++s)
+      for (int t = s; t < slots && groups[t] >= 0; ++t) entries.insert({std::max(groups[s], groups[t]), std::min(groups[s], groups[t])});
+  }
+  return {entries.begin(), entries.end()};
 }
 
 std::vector<double> coarse_scales(const CoarseLayers& layers, const std::vector<GroupImpulse>& impulses,
@@ -107,14 +152,11 @@ std::vector<double> coarse_scales(const CoarseLayers& layers, const std::vector<
   constexpr int slots = CoarseLayers::slots;
   std::vector<ExactSum> gradient_sum(static_cast<std::size_t>(n));
   std::map<std::pair<int, int>, ExactSum> h_sum;  // (row, column), the lower triangle
+  if (share)  // every rank's entries, as one process has them, whichever grains this rank keeps
+    for (const std::pair<int, int>& at : share->entries) h_sum[at];
   for (std::size_t i = 0; i < layers.grains.size(); ++i) {
     const std::int32_t* groups = &layers.grain_groups[i * slots];
-    if (share && !share->keeps[i]) {
-      // Its terms are another rank's; the entries it adds to stay, as one process has them.
-      for (int s = 0; s < slots && groups[s] >= 0; ++s)
-        for (int t = s; t < slots && groups[t] >= 0; ++t) h_sum[{std::max(groups[s], groups[t]), std::min(groups[s], groups[t])}];
-      continue;
-    }
+    if (share && !share->keeps[i]) continue;  // its terms are another rank's
     const RigidBody& grain = bodies[layers.grains[i]];
     const Mat3& turn = inverse_inertia[layers.grains[i]];
     for (int s = 0; s < slots && groups[s] >= 0; ++s) {

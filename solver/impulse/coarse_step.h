@@ -11,6 +11,7 @@
 // part in at most three: the static contacts', l's and l + 1's. Scaling keeps every impulse in
 // its friction cone; the scales are shortened so that none goes below zero.
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "solver/rigid_body.h"
@@ -40,8 +41,28 @@ struct CoarseLayers {
   int layers = 0;  // grain layers (a column of N balls on the floor: N)
 };
 
-// The layers of an island of `units` (`is_static` by body).
+// The layers of an island of `units` (`is_static` by body). A grain's groups take its slots
+// in ascending order, so that ranks holding some of its units give it the same slots
+// (docs/parallel.md).
 CoarseLayers coarse_layers(const std::vector<CoarseUnit>& units, const std::vector<bool>& is_static);
+
+// coarse_layers() in its steps, for an island whose units ranks share, each some
+// (ranks/island_depths.h): the units' grains numbered as they meet them (grains, unit_a,
+// unit_b, nothing else set); each grain's layer as far as these units tell (by place: 0 on a
+// static body that bears the load, −1 none yet); the links between grains, by place (pairs of
+// places, for their breadth-first depths); and each grain's groups as its units tell, as bits
+// against its layer l: 1 the static contacts' group 0, 2 group l (a link to layer l − 1), 4
+// group l + 1 (a link to layer l or l + 1).
+CoarseLayers enlist_grains(const std::vector<CoarseUnit>& units, const std::vector<bool>& is_static);
+std::vector<int> bearing_layers(const std::vector<CoarseUnit>& units, const CoarseLayers& c);
+std::vector<std::pair<std::uint32_t, std::uint32_t>> grain_links(const CoarseLayers& c);
+std::vector<std::uint8_t> group_bits(const std::vector<CoarseUnit>& units, const CoarseLayers& c, const std::vector<int>& layer);
+// Sets each unit's group and slots and each grain's groups from the layers and group bits
+// (those of all the island's units), and `groups` and `layers` as these grains have them.
+void assign_groups(const std::vector<CoarseUnit>& units, const std::vector<int>& layer, const std::vector<std::uint8_t>& bits,
+                   CoarseLayers& c);
+// The entries of H (below) the grains of `c` add to, (row, column) of its lower triangle.
+std::vector<std::pair<int, int>> coarse_entries(const CoarseLayers& c);
 
 // What one group's impulses do to one grain: Σ P and Σ r × P over its points on the grain, and
 // the same of their normal parts alone (for the books: move_grains()).
@@ -76,6 +97,7 @@ struct CoarseShare {
   const Ranks& ranks;
   std::vector<char> keeps, holds;  // by place among the layers' grains
   std::vector<char> solved;        // by unit
+  std::vector<std::pair<int, int>> entries;  // H's, of every rank's grains (coarse_entries()), ascending
 };
 
 // The coarse step's scales c_g (each impulse of group g becomes (1 + c_g) times itself):

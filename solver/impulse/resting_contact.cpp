@@ -20,6 +20,7 @@
 #include "solver/impulse/tiles.h"
 #include "solver/parallel_loops.h"
 #include "solver/ranks/communicator.h"
+#include "solver/ranks/island_depths.h"
 #include "solver/ranks/tile_share.h"
 #include "solver/team_barrier.h"
 #include "solver/wall_books.h"
@@ -142,7 +143,7 @@ void push(RestingBodies& bodies, const RestingFace& face, RestingPoint& p) {
 // contact": a pass shared colour by colour met ~26 times, and each meeting cost the grains'
 // state its trip between the cores, docs/benchmarks.md "The eighteenth pass").
 struct Schedule {
-  std::uint64_t island_points = 0;  // on all the ranks that share it, a place holder counting as the points it stands for
+  std::uint64_t island_points = 0;
   std::vector<std::uint32_t> points;
   std::vector<std::uint32_t> unit_start;   // unit u: points[unit_start[u] .. unit_start[u + 1])
   std::vector<std::uint32_t> tile_start;   // tile t: units tile_start[t] .. tile_start[t + 1]
@@ -150,6 +151,7 @@ struct Schedule {
 };
 
 constexpr int colour_limit = 64;  // colours a grain's mask holds
+constexpr std::uint32_t none_shared = SharedIslands::none;  // a point of no island that ranks share
 
 // An island of this many points or more is cut into tiles and solved by all threads at once,
 // smaller ones are one tile each and go side by side (solve_islands()). The schedule is the
@@ -203,20 +205,17 @@ PointRuns point_runs(const RestingContacts& resting) {
 // (docs/parallel.md). The island is given as its runs (`runs`, in point order); the runs of
 // one pair next to each other in it are one unit. `taken` (by body) is all zero before and
 // after. An island of `shared_island` points or more is cut into tiles (tile_units()) of
-// cells `width` wide at the places `posed`; a smaller one is one tile. With `stands_for` (by
-// point), a point counts as that many: a place holder for a face's points another rank solves.
+// cells `width` wide at the places `posed`; a smaller one is one tile. One that ranks share
+// (`across`: this rank's strips of it) is cut so whatever its points here, and keeps all four
+// phases, as every rank must.
 Schedule schedule(const std::vector<std::uint32_t>& island, const PointRuns& runs, const std::vector<bool>& is_static,
-                  const std::vector<RigidBody>& posed, double width, std::vector<std::uint64_t>& taken,
-                  const std::vector<std::uint32_t>* stands_for) {
+                  const std::vector<RigidBody>& posed, double width, std::vector<std::uint64_t>& taken, bool across) {
   const std::vector<std::pair<std::uint32_t, std::uint32_t>>& pairs = runs.pairs;
   std::vector<std::uint32_t> unit_begin;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> unit_bodies;
   std::uint64_t island_points = 0;
   for (std::size_t k = 0; k < island.size(); ++k) {
-    if (stands_for)
-      for (std::uint32_t q = runs.start[island[k]]; q < runs.start[island[k] + 1]; ++q) island_points += (*stands_for)[q];
-    else
-      island_points += runs.start[island[k] + 1] - runs.start[island[k]];
+    island_points += runs.start[island[k] + 1] - runs.start[island[k]];
     if (k > 0 && pairs[island[k - 1]] == pairs[island[k]]) continue;
     unit_begin.push_back(std::uint32_t(k));
     unit_bodies.push_back(pairs[island[k]]);
@@ -224,7 +223,7 @@ Schedule schedule(const std::vector<std::uint32_t>& island, const PointRuns& run
   unit_begin.push_back(std::uint32_t(island.size()));
 
   Tiling tiling;
-  if (island_points >= shared_island) {
+  if (across || island_points >= shared_island) {
     tiling = tile_units(unit_bodies, is_static, posed, width);
   } else {
     tiling.tile.assign(unit_bodies.size(), 0);
@@ -276,7 +275,7 @@ Schedule schedule(const std::vector<std::uint32_t>& island, const PointRuns& run
   for (std::uint32_t t = 0; t < tile_count; ++t) s.tile_start[t + 1] += s.tile_start[t];
   s.phase_start = {0};
   for (std::uint32_t in_phase : tiling.per_phase)
-    if (in_phase > 0) s.phase_start.push_back(s.phase_start.back() + in_phase);
+    if (across || in_phase > 0) s.phase_start.push_back(s.phase_start.back() + in_phase);
   return s;
 }
 
@@ -293,17 +292,44 @@ namespace {
 
 // The tiles' cells are as wide as the farthest touching pair of all the islands (tile_width()):
 // the same grid for every island, so a rank that holds some of them cuts as one holding all,
-// given the widest pair over the ranks (docs/parallel.md).
+// given the widest pair over the ranks (docs/parallel.md). With `big_of_point` (by point: its
+// island among `big_count` that ranks share, none for the others), those come last, in their
+// order, each as this rank's strips of it (their layers are the ranks' to find together).
 RestingOrder schedule_islands(const PointRuns& runs, const std::vector<bool>& is_static, const std::vector<RigidBody>& posed,
                               double largest_reach, double touching_reach,
-                              const std::vector<std::uint32_t>* stands_for = nullptr) {
+                              const std::vector<std::uint32_t>* big_of_point = nullptr, std::size_t big_count = 0) {
   RestingOrder order;
   std::vector<std::uint64_t> taken(posed.size(), 0);
   const double width = tile_width(touching_reach >= 0 ? touching_reach : farthest_touching(runs.pairs, is_static, posed),
                                   largest_reach);
-  for (const Island& island : contact_islands(runs.pairs, is_static)) {
-    order.schedules.push_back(schedule(island.contacts, runs, is_static, posed, width, taken, stands_for));
-    order.layers.push_back(island_layers(island, runs.pairs, is_static));
+  // The islands of `pairs`, runs `run_of` (none: the runs themselves).
+  auto schedule_each = [&](const std::vector<std::pair<std::uint32_t, std::uint32_t>>& pairs,
+                           const std::vector<std::uint32_t>* run_of) {
+    for (Island& island : contact_islands(pairs, is_static)) {
+      order.layers.push_back(island_layers(island, pairs, is_static));
+      if (run_of)
+        for (std::uint32_t& c : island.contacts) c = (*run_of)[c];
+      order.schedules.push_back(schedule(island.contacts, runs, is_static, posed, width, taken, false));
+    }
+  };
+  if (!big_of_point) {
+    schedule_each(runs.pairs, nullptr);
+    return order;
+  }
+  std::vector<std::uint32_t> small;                        // runs of the other islands
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> small_pairs;
+  std::vector<std::vector<std::uint32_t>> big(big_count);  // by big island, its runs
+  for (std::uint32_t r = 0; r + 1 < runs.start.size(); ++r)
+    if (const std::uint32_t at = (*big_of_point)[runs.start[r]]; at == none_shared) {
+      small.push_back(r);
+      small_pairs.push_back(runs.pairs[r]);
+    } else {
+      big[at].push_back(r);
+    }
+  schedule_each(small_pairs, &small);
+  for (const std::vector<std::uint32_t>& island : big) {
+    order.schedules.push_back(schedule(island, runs, is_static, posed, width, taken, true));
+    order.layers.push_back(0);
   }
   return order;
 }
@@ -332,6 +358,7 @@ struct Hold {
   double slack;
   const std::vector<char>& warm_started;  // by place: the point applies its warm start first
   const CoarseLayers& layers;             // the island's, for its coarse steps (none: no layers)
+  const std::vector<std::pair<int, int>>& coarse_entries;  // shared by ranks: H's entries over them (CoarseShare)
   void begin(RestingPoint& p, std::uint32_t at, Work& work) const {
     if (warm_started[at]) apply_at(p, p.held, work);
   }
@@ -432,12 +459,11 @@ std::vector<CoarseUnit> coarse_units(const Schedule& s, const RestingPoints& poi
 // An island's sum of `by_unit` (by unit in schedule order): tile by tile in schedule order,
 // the tiles' sums then exactly (exact_sum.h), so the bits do not depend on which thread or rank
 // solved which tile (docs/parallel.md). Tiles hold a few dozen units, so the exact sum costs
-// little over the plain one. With `tiles`, each rank sums the tiles it solved
-// (tile_sums()) and the ranks' sums are added.
-ExactSum tile_sums(const Schedule& s, const std::vector<double>& by_unit, const TileShare* tiles) {
+// little over the plain one. With `tiles`, each rank sums the tiles it holds, its strips
+// (tile_sums()), and the ranks' sums are added.
+ExactSum tile_sums(const Schedule& s, const std::vector<double>& by_unit) {
   ExactSum sum;
   for (std::size_t t = 0; t + 1 < s.tile_start.size(); ++t) {
-    if (tiles && !tiles->solves(std::uint32_t(t))) continue;
     double tile = 0;
     for (std::uint32_t u = s.tile_start[t]; u < s.tile_start[t + 1]; ++u) tile += by_unit[u];
     sum += tile;
@@ -445,7 +471,7 @@ ExactSum tile_sums(const Schedule& s, const std::vector<double>& by_unit, const 
   return sum;
 }
 double sum_by_tiles(const Schedule& s, const std::vector<double>& by_unit, const TileShare* tiles = nullptr) {
-  ExactSum sum = tile_sums(s, by_unit, tiles);
+  ExactSum sum = tile_sums(s, by_unit);
   if (tiles) tiles->ranks().sum(std::span<ExactSum>(&sum, 1));
   return sum.value();
 }
@@ -579,19 +605,14 @@ int passes_until_still(const Schedule& s, RestingPoints& points, std::vector<Rig
   // grains' group impulses lie, to travel with them.
   std::optional<CoarseShare> coarse_share;
   std::vector<std::uint32_t> coarse_place;
-  if (tiles && coarsen) {
-    coarse_share.emplace(CoarseShare{tiles->ranks(), {}, {}, {}});
-    for (std::uint32_t b : layers.grains) {
-      coarse_share->keeps.push_back(tiles->keeps(b));
-      coarse_share->holds.push_back(tiles->holds(b));
+  if constexpr (std::is_same_v<Pass, Hold>)
+    if (tiles && coarsen) {  // this rank holds its units' grains and solves them all
+      coarse_share.emplace(CoarseShare{tiles->ranks(), {}, std::vector<char>(layers.grains.size(), 1),
+                                       std::vector<char>(s.unit_start.size() - 1, 1), pass.coarse_entries});
+      for (std::uint32_t b : layers.grains) coarse_share->keeps.push_back(tiles->keeps(b));
+      coarse_place.assign(bodies.size(), CoarseLayers::none);
+      for (std::size_t i = 0; i < layers.grains.size(); ++i) coarse_place[layers.grains[i]] = std::uint32_t(i);
     }
-    coarse_share->solved.assign(s.unit_start.size() - 1, 0);
-    for (std::size_t t = 0; t + 1 < s.tile_start.size(); ++t)
-      if (tiles->solves(std::uint32_t(t)))
-        std::fill(coarse_share->solved.begin() + s.tile_start[t], coarse_share->solved.begin() + s.tile_start[t + 1], 1);
-    coarse_place.assign(bodies.size(), CoarseLayers::none);
-    for (std::size_t i = 0; i < layers.grains.size(); ++i) coarse_place[layers.grains[i]] = std::uint32_t(i);
-  }
   const CoarseShare* coarse_ranks = coarse_share ? &*coarse_share : nullptr;
   double pass_largest[2] = {0, 0}, pass_change[2] = {0, 0};  // shared by ranks: over them, by pass parity
 #pragma omp parallel if (parallel)
@@ -733,7 +754,7 @@ int passes_until_still(const Schedule& s, RestingPoints& points, std::vector<Rig
       double change;
       if (tiles) {
         if (me == 0) {  // in one reduction
-          ExactSum change_sum = tile_sums(s, changes, tiles);
+          ExactSum change_sum = tile_sums(s, changes);
           tiles->ranks().max_and_sum(largest, change_sum);
           pass_largest[k % 2] = largest;
           pass_change[k % 2] = change_sum.value();
@@ -877,7 +898,6 @@ SolvedIslands solve_islands(const std::vector<bool>& is_static, const RestingImp
   // impulse of the last step first.
   std::vector<char> warm_started(points.size(), false);
   auto warm_start = [&](std::size_t k) {
-    if (shared && !shared->given.empty() && !shared->given[k]) return;  // a place holder
     RestingPoint& p = points[k];
     const RestingFace& face = resting.face_of(p);
     const ContactFrame frame = face.frame();
@@ -908,16 +928,20 @@ SolvedIslands solve_islands(const std::vector<bool>& is_static, const RestingImp
   if (ordered) order = std::move(*resting.order);
   resting.order.reset();
   std::vector<CoarseLayers> coarse;  // by island
+  std::vector<std::vector<std::pair<int, int>>> coarse_entries;  // by island, where ranks share it (CoarseShare)
+  const std::size_t shared_count = shared ? shared->label_bodies.size() : 0;  // the last islands
+  const bool coarse_steps = settings.coarse_every > 0 && settings.down != Vec3::Zero();
 #pragma omp parallel if (points.size() >= smallest_parallel_loop)
   {
 #pragma omp single nowait
     {
       if (!ordered)
         order = schedule_islands(point_runs(resting), is_static, bodies.velocities, settings.largest_reach, settings.touching_reach,
-                                 shared && !shared->stands_for.empty() ? &shared->stands_for : nullptr);
+                                 shared ? &shared->big_of_point : nullptr, shared ? shared->label_bodies.size() : 0);
       coarse.resize(order.schedules.size());
-      if (settings.coarse_every > 0 && settings.down != Vec3::Zero())
-        for (std::size_t i = 0; i < order.schedules.size(); ++i)
+      // The islands ranks share find their layers together (solve_across, below).
+      if (coarse_steps)
+        for (std::size_t i = 0; i < order.schedules.size() - shared_count; ++i)
           coarse[i] = coarse_layers(coarse_units(order.schedules[i], points, resting.faces, bodies.velocities, is_static,
                                                  settings.down, settings.coarse_speed),
                                     is_static);
@@ -937,9 +961,11 @@ SolvedIslands solve_islands(const std::vector<bool>& is_static, const RestingImp
     std::iota(shared->placed.begin(), shared->placed.end(), 0);
   }
   std::vector<Schedule>& schedules = order.schedules;
+  auto pass_limit = [&](int layers) {
+    return int(std::min<long long>(settings.max_passes, (long long)settings.passes_per_layer * (layers + 10)));
+  };
   std::vector<int> pass_limits;
-  for (int layers : order.layers)
-    pass_limits.push_back(int(std::min<long long>(settings.max_passes, (long long)settings.passes_per_layer * (layers + 10))));
+  for (int layers : order.layers) pass_limits.push_back(pass_limit(layers));
   // Their faces follow them, numbered in the order the passes meet them: read from where the
   // faces were found, each would be a miss of the cache (a 4000-grain heap took 1.08 times as
   // long, docs/benchmarks.md, "The eighth pass"). Faces no point holds go last.
@@ -961,7 +987,8 @@ SolvedIslands solve_islands(const std::vector<bool>& is_static, const RestingImp
   // the first left); islands share no moving body, so the order across islands is free.
   auto hold_island = [&](std::size_t i, bool parallel, bool* crowded, const TileShare* tiles = nullptr) {
     held[i] = passes_until_still(schedules[i], points, bodies.velocities, is_static, moved, settings, pass_limits[i],
-                                 parallel, Hold{bodies, resting.faces, settings.slack, warm_started, coarse[i]}, island_work[i],
+                                 parallel, Hold{bodies, resting.faces, settings.slack, warm_started, coarse[i], coarse_entries[i]},
+                                 island_work[i],
                                  crowded, tiles);
   };
   auto push_island = [&](std::size_t i, bool parallel, bool* crowded, const TileShare* tiles = nullptr) {
@@ -969,56 +996,35 @@ SolvedIslands solve_islands(const std::vector<bool>& is_static, const RestingImp
     pushed[i] = passes_until_still(schedules[i], points, bodies.corrections, is_static, moved, settings,
                                    pass_limits[i], parallel, Push{bodies, resting.faces}, none, crowded, tiles);
   };
-  // Which points came whole, by place: a point this rank solves must have. And what each
-  // stands for: the tiles' points, by which the ranks cut the phases into strips.
-  std::vector<char> given_at;
-  std::vector<std::uint32_t> stands_at;
-  if (shared && !shared->given.empty()) {
-    given_at.assign(points.size(), 1);
-    for (std::size_t k = 0; k < shared->given.size(); ++k) given_at[shared->placed[k]] = shared->given[k];
-  }
-  if (shared && !shared->stands_for.empty()) {
-    stands_at.assign(points.size(), 1);
-    for (std::size_t k = 0; k < shared->stands_for.size(); ++k) stands_at[shared->placed[k]] = shared->stands_for[k];
-  }
   // Shared by ranks, the big islands go with them whatever the cores (each rank's threads
-  // share its strips as they may); what this rank reports is marked as they are solved.
-  const bool across = shared && shared->ranks.size() > 1;
+  // share its strips as they may): each rank's tiles sent among the ranks that share their
+  // bodies, the layers found together; what this rank reports is marked as they are solved.
+  const std::size_t first_shared = schedules.size() - shared_count;
+  coarse_entries.resize(schedules.size());
   auto big = [&](std::size_t i) { return schedules[i].island_points >= shared_island; };
-  if (shared) {
-    shared->reports.assign(bodies.velocities.size(), 1);
-    shared->solved.assign(points.size(), 1);
-  }
+  if (shared) shared->reports.assign(bodies.velocities.size(), 1);
   auto solve_across = [&](std::size_t i, bool parallel, bool* crowded) {
     const Schedule& s = schedules[i];
     const std::vector<std::pair<std::uint32_t, std::uint32_t>> unit_bodies_of = unit_bodies(s, points, resting.faces);
-    std::vector<std::uint32_t> unit_points_start;  // by unit, as if every point had come
-    if (!stands_at.empty()) {
-      unit_points_start.assign(1, 0);
-      for (std::size_t u = 0; u + 1 < s.unit_start.size(); ++u) {
-        std::uint32_t count = 0;
-        for (std::uint32_t q = s.unit_start[u]; q < s.unit_start[u + 1]; ++q) count += stands_at[s.points[q]];
-        unit_points_start.push_back(unit_points_start.back() + count);
-      }
-    }
-    const TileShare tiles(shared->ranks, s.phase_start, s.tile_start, stands_at.empty() ? s.unit_start : unit_points_start,
-                          unit_bodies_of, is_static);
-    if (!given_at.empty())
-      for (std::size_t t = 0; t + 1 < s.tile_start.size(); ++t)
-        if (tiles.solves(std::uint32_t(t)))
-          for (std::uint32_t q = s.unit_start[s.tile_start[t]]; q < s.unit_start[s.tile_start[t + 1]]; ++q)
-            if (!given_at[s.points[q]]) throw std::logic_error("resting across ranks: a point of this rank's strip did not come");
+    const TileShare tiles(shared->ranks, s.phase_start, s.tile_start, unit_bodies_of, is_static, shared->sharers);
+    std::vector<CoarseUnit> units;
+    if (coarse_steps)
+      units = coarse_units(s, points, resting.faces, bodies.velocities, is_static, settings.down, settings.coarse_speed);
+    const bool fast = units.empty() && !unit_bodies_of.empty() && coarse_steps;
+    if (units.empty())
+      for (const auto& [a, b] : unit_bodies_of) units.push_back({a, b, false});
+    IslandDepths depths = island_depths_across(units, coarse_steps && !fast, fast, is_static,
+                                               shared->label_bodies[i - first_shared], shared->sharers, shared->ranks);
+    coarse[i] = std::move(depths.coarse);
+    coarse_entries[i] = std::move(depths.entries);
+    pass_limits[i] = pass_limit(depths.layers);
     timer.emplace(times, Phase::velocity_passes);
     hold_island(i, parallel, crowded, &tiles);
     timer.emplace(times, Phase::correction_passes);
     push_island(i, parallel, crowded, &tiles);
-    for (std::size_t t = 0; t + 1 < s.tile_start.size(); ++t)
-      for (std::uint32_t u = s.tile_start[t]; u < s.tile_start[t + 1]; ++u) {
-        for (const std::uint32_t body : {unit_bodies_of[u].first, unit_bodies_of[u].second})
-          if (!is_static[body]) shared->reports[body] = tiles.keeps(body);
-        if (!tiles.solves(std::uint32_t(t)))
-          for (std::uint32_t q = s.unit_start[u]; q < s.unit_start[u + 1]; ++q) shared->solved[s.points[q]] = 0;
-      }
+    for (const auto& [a, b] : unit_bodies_of)
+      for (const std::uint32_t body : {a, b})
+        if (!is_static[body]) shared->reports[body] = tiles.keeps(body);
     if (shared->ranks.rank() != 0) island_work[i] = Work{};  // rank 0 books it
   };
   // When other processes hold the cores, a team's thread is often off its core at a barrier,
@@ -1028,7 +1034,7 @@ SolvedIslands solve_islands(const std::vector<bool>& is_static, const RestingImp
   const bool share = now >= crowded_until.load(std::memory_order_relaxed);
   bool crowded = false;
   for (std::size_t i = 0; i < schedules.size(); ++i)
-    if (across && big(i)) {
+    if (i >= first_shared) {
       solve_across(i, share, &crowded);
     } else if (share && big(i)) {
       timer.emplace(times, Phase::velocity_passes);
@@ -1040,7 +1046,7 @@ SolvedIslands solve_islands(const std::vector<bool>& is_static, const RestingImp
     crowded_until.store(now + std::chrono::duration_cast<std::chrono::steady_clock::duration>(crowded_pause).count(),
                         std::memory_order_relaxed);
   const bool side_by_side = schedules.size() > 1 && points.size() >= smallest_parallel_loop;
-  auto small = [&](std::size_t i) { return !big(i) || (!share && !across); };
+  auto small = [&](std::size_t i) { return i < first_shared && (!big(i) || !share); };
   timer.emplace(times, Phase::velocity_passes);
 #pragma omp parallel for schedule(dynamic) if (side_by_side)
   for (std::size_t i = 0; i < schedules.size(); ++i)
@@ -1106,7 +1112,6 @@ RestingTotals solve_resting_islands(const World& world, const std::vector<bool>&
 #pragma omp parallel for schedule(dynamic) if (points.size() >= smallest_parallel_loop)
   for (std::size_t c = 0; c < chunks; ++c)
     for (std::size_t k = c * chunk; k < std::min(points.size(), (c + 1) * chunk); ++k) {
-      if (shared && !shared->solved[k]) continue;  // another rank's
       const RestingPoint& p = points[k];
       const RestingFace& face = resting.face_of(p);
       const ContactFrame frame = face.frame();

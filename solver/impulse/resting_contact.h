@@ -14,6 +14,7 @@
 
 #include "solver/contacts/contact_finding.h"
 #include "solver/exact_sum.h"
+#include "solver/ranks/tile_share.h"
 #include "solver/resting_impulses.h"
 #include "solver/step.h"
 #include "solver/wall_books.h"
@@ -255,26 +256,27 @@ struct RestingTotals {
 // and by the ranks (below); a smaller one is one tile.
 constexpr std::size_t shared_island_points = 1024;
 
-// Islands solved by ranks together (docs/parallel.md, "A big island across ranks"): every
-// rank is given each island of shared_island_points or more whole, with the same points and
-// bodies, and solves its strip of each phase's tiles (tile_share.h); the smaller islands it
-// is given it solves alone. What the solve leaves it to report:
+// Islands solved by ranks together (docs/parallel.md, "A big island across ranks"): each
+// rank is given its strips of each island of shared_island_points or more (the tiles of each
+// phase it solves, their points, and the grains they touch), and solves them with the other
+// ranks (tile_share.h); the smaller islands it is given it solves alone.
 struct SharedIslands {
+  static constexpr std::uint32_t none = ~std::uint32_t(0);
   const Ranks& ranks;
-  // By point as given: whether its data came (empty: every point's did); a big island's points
-  // that another rank solves come as one place holder for their face, never warm started or
-  // read, standing for them where the island's points are counted (`stands_for`: how many;
-  // empty: one each).
-  std::vector<char> given;
-  std::vector<std::uint32_t> stands_for;
+  // By point as given: its island among those the ranks share (none: a smaller island's).
+  std::vector<std::uint32_t> big_of_point;
+  // By island the ranks share, in the order of their labels on every rank: its least grain's
+  // body here (none: not held here).
+  std::vector<std::uint32_t> label_bodies;
+  BodySharers sharers;  // by body: the other ranks whose strips move it
+  // What the solve leaves to report:
   std::vector<char> reports;  // by body: its velocities and corrections are this rank's to report
-  std::vector<char> solved;   // by point, as the solve leaves them: its impulse is this rank's
   std::vector<std::uint32_t> placed;  // by point as given: where the solve leaves it
 };
 
 // rest() up to its books: the same solve, its totals returned rather than booked. With
-// `shared`, the big islands are solved with the other ranks (every rank calls it), and only
-// the points this rank solved are booked and stored; the big islands' work is in rank 0's totals.
+// `shared`, the big islands are solved with the other ranks (every rank calls it, with or
+// without points of them); the big islands' work is in rank 0's totals.
 RestingTotals solve_resting_islands(const World& world, const std::vector<bool>& is_static, RestingImpulses& impulses,
                                     RestingContacts& resting, RestingBodies& bodies, const RestingSettings& settings,
                                     PhaseTimes& times, SharedIslands* shared = nullptr);

@@ -25,41 +25,18 @@ struct BodyName {
   std::uint32_t is_static;
 };
 
-// Where one process's search puts a face: pairs by their bodies, then grains against the walls
-// and the terrain, each pair's faces as found (contact_finding.h).
-auto face_order(std::uint64_t a, std::uint64_t b, std::uint32_t b_static, std::uint32_t seq) {
-  return b_static ? std::tuple{1u, a, b, seq} : std::tuple{0u, std::min(a, b), std::max(a, b), seq};
-}
-
 // A resting face as it travels to its island's solver, its points after it.
 struct FaceRecord {
   std::uint64_t a, b;  // B as BodyName
   std::uint32_t b_static, seq;  // seq: its place among its pair's faces, as found
   std::int32_t plane;
   std::uint32_t points;
-  std::uint32_t with_points;  // 0: the points went to the rank whose strip holds them (a big island's)
+  std::uint32_t big;  // its island's place among the big islands in label order, SharedIslands::none for a small one's
   double normal[3], tangent[3], friction;
 
-  auto order() const { return face_order(a, b, b_static, seq); }
-};
-
-// A face between two grains whose points another rank solves, as the ranks that solve none of
-// them need it: its bodies, its place in the order and how many points it stands for (a big
-// island's schedule and strips; its frame and points stay with the rank that solves them).
-struct FaceStub {
-  std::uint64_t a, b;
-  std::uint32_t seq;
-  std::int32_t plane;
-  std::uint32_t points;
-
-  auto order() const { return face_order(a, b, 0, seq); }
-};
-
-// A grain as a rank that solves none of its units sees it: where it lies (its units' tiles)
-// and how fast it moves (whether the island takes coarse steps, coarse_units()).
-struct GrainGlimpse {
-  std::uint64_t id;
-  double position[3], velocity[3];
+  // Where one process's search puts it: pairs by their bodies, then grains against the walls
+  // and the terrain, each pair's faces as found (contact_finding.h).
+  auto order() const { return b_static ? std::tuple{1u, a, b, seq} : std::tuple{0u, std::min(a, b), std::max(a, b), seq}; }
 };
 
 // A resting point as resting_point() built it.
@@ -96,26 +73,19 @@ Vec3 vec(const double* x) { return Vec3(x[0], x[1], x[2]); }
 void put(const Vec3& v, double* x) { x[0] = v.x(), x[1] = v.y(), x[2] = v.z(); }
 
 // What one rank sends an island's solver (its own part handed over as it is, the others' as
-// bytes): of a big island, the faces, points and grains of the receiver's strips whole, and of
-// the others' strips what the schedule needs (stubs, glimpses, a face with a static body whole
-// for whether it bears the load, its points left out).
+// bytes): of a big island, the faces, points and grains of the receiver's strips.
 struct Part {
   int sender;
   std::vector<FaceRecord> faces;
-  std::vector<FaceStub> stubs;
   std::vector<PointRecord> points;
   std::vector<GrainState> grains;
-  std::vector<GrainGlimpse> glimpses;
   std::vector<EntryRecord> entries;
 
-  bool empty() const { return faces.empty() && stubs.empty() && entries.empty(); }
-  Bytes bytes() const {
-    return std::move(Parcel().put(faces).put(stubs).put(points).put(grains).put(glimpses).put(entries)).bytes();
-  }
+  bool empty() const { return faces.empty() && entries.empty(); }
+  Bytes bytes() const { return std::move(Parcel().put(faces).put(points).put(grains).put(entries)).bytes(); }
   static Part read(int sender, const Bytes& bytes) {
     ParcelReader in(bytes);  // in the order written: a braced list's items are read in order
-    return {sender, in.take<FaceRecord>(), in.take<FaceStub>(), in.take<PointRecord>(), in.take<GrainState>(),
-            in.take<GrainGlimpse>(), in.take<EntryRecord>()};
+    return {sender, in.take<FaceRecord>(), in.take<PointRecord>(), in.take<GrainState>(), in.take<EntryRecord>()};
   }
 };
 
@@ -238,9 +208,15 @@ class StripRanks {
   // The rank whose strip holds the unit between A (a grain) and B of big island `label`; −1
   // where no point of the sweep lies in its tile.
   int rank_of(std::uint64_t label, std::uint32_t a, std::uint32_t b) const {
-    const std::uint32_t at = find(key(label, a, b));
+    const auto cell = unit_cell(a, b, is_static_, posed_, width_);
+    return rank_of_cell(label, cell);
+  }
+  // The rank whose strip holds the tile of big island `label` at `cell`; −1 where it has none.
+  int rank_of_cell(std::uint64_t label, const std::array<std::int64_t, 2>& cell) const {
+    const std::uint32_t at = find({label, cell[0], cell[1]});
     return at == none ? -1 : tiles_[at].second;
   }
+  double width() const { return width_; }
 
  private:
   struct Key {
@@ -266,30 +242,22 @@ class StripRanks {
 };
 
 // What this rank sends each island's solver: its faces with their points and bodies, and the
-// store's entries of the grains it owns there. A big island goes to every rank, which solve it
-// together (docs/parallel.md, "A big island across ranks"): its points, warm starts and the
-// grains they touch whole to the rank whose strip holds their tile (`strips`), and to the others
-// what their schedules need (Part).
+// store's entries of the grains it owns there. A big island's go to the ranks that solve it
+// together (docs/parallel.md, "A big island across ranks"): each face with its points, its
+// warm starts and its grains to the rank whose strip holds its tile (`strips`).
 std::vector<Part> parts_for_solvers(const World& world, const RestingImpulses& impulses, const RestingContacts& resting,
                                     const RestingBodies& bodies, const std::vector<char>& owned,
                                     const std::vector<IslandLabel>& labels, const std::set<std::uint64_t>& big,
                                     const StripRanks& strips, const Ranks& ranks) {
   const BodyNames names{world};
   const std::size_t n = world.grain_count(), rank_count = std::size_t(ranks.size());
-  std::vector<Part> parts(rank_count, Part{ranks.rank(), {}, {}, {}, {}, {}, {}});
-  enum Need : std::uint8_t { nothing, glimpse, whole };
-  std::vector<std::uint8_t> need(n * rank_count, nothing);  // by grain and rank: what its part holds of it
-  auto add_need = [&](std::uint32_t body, std::size_t solver, Need what) {
-    if (body < n) need[body * rank_count + solver] = std::max(need[body * rank_count + solver], std::uint8_t(what));
-  };
-  // Each grain's solvers: its island's owner, or every rank for a big island.
-  std::vector<char> in_big(n, 0);
+  std::vector<Part> parts(rank_count, Part{ranks.rank(), {}, {}, {}, {}});
+  std::vector<char> need(n * rank_count, 0);  // by grain and rank: whether its part holds the grain
+  // Each grain's big island, by its place among them in label order (none for a small one's).
+  std::vector<std::uint32_t> big_of(n, SharedIslands::none);
   if (!big.empty())
-    for (std::size_t i = 0; i < n; ++i) in_big[i] = big.count(labels[i].id) > 0;
-  auto each_solver = [&](std::uint32_t grain, auto&& to) {
-    if (!in_big[grain]) return to(std::size_t(labels[grain].owner));
-    for (std::size_t r = 0; r < rank_count; ++r) to(r);
-  };
+    for (std::size_t i = 0; i < n; ++i)
+      if (const auto at = big.find(labels[i].id); at != big.end()) big_of[i] = std::uint32_t(std::distance(big.begin(), at));
   std::uint32_t seq = 0;
   std::size_t next_point = 0;
   for (std::size_t f = 0; f < resting.faces.size(); ++f) {
@@ -300,51 +268,34 @@ std::vector<Part> parts_for_solvers(const World& world, const RestingImpulses& i
     seq = same_pair ? seq + 1 : 0;
     if (end == next_point) continue;  // a face that collides: no points
     const BodyName b = names.name(face.b);
-    const std::uint32_t point_count = std::uint32_t(end - next_point);
-    FaceRecord record{names.world.id[face.a], b.id, b.is_static, seq, face.plane, point_count, 1, {}, {}, face.friction};
+    const std::size_t solver =
+        std::size_t(big_of[face.a] == SharedIslands::none ? int(labels[face.a].owner) : strips.rank_of_face(std::uint32_t(f)));
+    Part& part = parts[solver];
+    FaceRecord& record = part.faces.emplace_back(
+        FaceRecord{names.world.id[face.a], b.id, b.is_static, seq, face.plane, std::uint32_t(end - next_point), big_of[face.a], {}, {}, face.friction});
     put(face.normal, record.normal);
     put(face.tangent, record.tangent);
-    const int strip = strips.rank_of_face(std::uint32_t(f));
-    each_solver(face.a, [&](std::size_t solver) {
-      Part& part = parts[solver];
-      const Need what = in_big[face.a] && int(solver) != strip ? glimpse : whole;
-      add_need(face.a, solver, what);
-      add_need(face.b, solver, what);
-      if (what == glimpse && !b.is_static) {
-        part.stubs.push_back({record.a, record.b, seq, face.plane, point_count});
-        return;
-      }
-      part.faces.push_back(record);
-      if (what == glimpse) {
-        part.faces.back().with_points = 0;
-        return;
-      }
-      for (std::size_t k = next_point; k < end; ++k) {
-        const RestingPoint& p = resting.points[k];
-        part.points.push_back({p.node, {p.arm.x(), p.arm.y(), p.arm.z()}, {p.k_nn, p.k_n1, p.k_n2, p.k_11, p.k_12, p.k_22}, p.touch});
-      }
-    });
+    need[face.a * rank_count + solver] = 1;
+    if (!b.is_static) need[face.b * rank_count + solver] = 1;
+    for (std::size_t k = next_point; k < end; ++k) {
+      const RestingPoint& p = resting.points[k];
+      part.points.push_back({p.node, {p.arm.x(), p.arm.y(), p.arm.z()}, {p.k_nn, p.k_n1, p.k_n2, p.k_11, p.k_12, p.k_22}, p.touch});
+    }
     next_point = end;
   }
   for (std::uint32_t i = 0; i < n; ++i)
-    for (std::size_t solver = 0; solver < rank_count; ++solver) {
-      const RigidBody& posed = bodies.velocities[i];
-      if (need[i * rank_count + solver] == glimpse) {
-        GrainGlimpse& g = parts[solver].glimpses.emplace_back(GrainGlimpse{world.id[i], {}, {}});
-        put(posed.position, g.position);
-        put(posed.velocity, g.velocity);
-      } else if (need[i * rank_count + solver] == whole) {
-        GrainState& g = parts[solver].grains.emplace_back(GrainState{world.id[i], record_of(posed), {}, {}});
+    for (std::size_t solver = 0; solver < rank_count; ++solver)
+      if (need[i * rank_count + solver]) {
+        GrainState& g = parts[solver].grains.emplace_back(GrainState{world.id[i], record_of(bodies.velocities[i]), {}, {}});
         put(bodies.corrections[i].velocity, g.correction);
         put(bodies.corrections[i].angular_velocity, g.angular_correction);
       }
-    }
   for (std::uint32_t i = 0; i < n; ++i) {
     if (!owned[i]) continue;
     int strip = -1;  // of the last entry's unit: a unit's entries lie together (key order)
     for (const RestingImpulses::Entry* e = nullptr; const RestingImpulses::Entry& entry : impulses.of_grain(i)) {
       const EntryRecord record = entry_record(names, entry.first, entry.second, impulses.set_this_step(entry));
-      if (!in_big[i]) {
+      if (big_of[i] == SharedIslands::none) {
         parts[std::size_t(labels[i].owner)].entries.push_back(record);
         continue;
       }
@@ -356,53 +307,88 @@ std::vector<Part> parts_for_solvers(const World& world, const RestingImpulses& i
   return parts;
 }
 
+// The other ranks whose strips of a big island move the grains this rank's strips move, and in
+// which phases, by local body (SharedIslands::sharers): a grain's units lie in the cells of
+// its own place and the three before it in x and y (tiles.h), so each rank tells the ranks
+// whose tiles lie there which of the grain's phases are its own, and takes what they tell it
+// of the grains it holds. `units` by big island: its units here (bodies of `local`).
+BodySharers sharers_of(const std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>>& units,
+                       const std::set<std::uint64_t>& big, const std::vector<std::uint64_t>& ids,
+                       const std::vector<bool>& is_static, const std::vector<RigidBody>& posed, const StripRanks& strips,
+                       const std::unordered_map<std::uint64_t, std::uint32_t>& index_of, const Ranks& ranks) {
+  struct Claim {
+    std::uint64_t id;
+    std::uint32_t phases;
+  };
+  const double width = strips.width();
+  std::vector<std::uint32_t> mine(posed.size(), 0);  // by body: the phases of its units here
+  std::map<int, std::vector<Claim>> claims;
+  auto label = big.begin();
+  for (const auto& island : units) {
+    std::vector<std::uint32_t> grains;
+    for (const auto& [a, b] : island) {
+      const std::uint32_t phase_bit = 1u << phase_of(unit_cell(a, b, is_static, posed, width));
+      for (const std::uint32_t body : {a, b})
+        if (!is_static[body]) {
+          if (!mine[body]) grains.push_back(body);
+          mine[body] |= phase_bit;
+        }
+    }
+    std::sort(grains.begin(), grains.end());
+    for (const std::uint32_t g : grains) {
+      const auto cell = unit_cell(g, g, is_static, posed, width);
+      std::array<int, 4> told{-1, -1, -1, -1};
+      for (int k = 0; k < 4; ++k) {
+        const int rank = strips.rank_of_cell(*label, {cell[0] - (k & 1), cell[1] - (k >> 1)});
+        if (rank < 0 || rank == ranks.rank() || std::find(told.begin(), told.end(), rank) != told.end()) continue;
+        told[std::size_t(k)] = rank;
+        claims[rank].push_back({ids[g], mine[g]});
+      }
+    }
+    ++label;
+  }
+  std::vector<std::pair<int, Bytes>> outgoing;
+  for (const auto& [rank, list] : claims) outgoing.emplace_back(rank, to_bytes(std::span<const Claim>(list)));
+  std::vector<std::vector<BodySharers::Sharer>> by_body(posed.size());
+  for (const auto& [sender, bytes] : ranks.send_to_any(outgoing))  // by sender, ascending
+    for (const Claim& claim : from_bytes<Claim>(bytes))
+      if (const auto at = index_of.find(claim.id); at != index_of.end() && mine[at->second])
+        by_body[at->second].push_back({sender, claim.phases});
+  BodySharers sharers;
+  sharers.start.push_back(0);
+  for (const auto& list : by_body) {
+    sharers.list.insert(sharers.list.end(), list.begin(), list.end());
+    sharers.start.push_back(std::uint32_t(sharers.list.size()));
+  }
+  return sharers;
+}
+
 // Solves the islands whose parts came here on a world of their own (their grains in id order,
-// then the world's static bodies), by the rest() one process runs; returns the totals and, by
-// sender, the new state of the grains it sent and the impulses of the points it sent (of a
-// big island, those this rank reports: shared.reports and shared.solved).
+// then the world's static bodies), by the rest() one process runs, the big islands with the
+// other ranks (every rank calls it where there are big islands); returns the totals and, by
+// sender, the new state of the grains it sent (of a big island, those this rank reports,
+// SharedIslands::reports) and the impulses of the points it sent.
 RestingTotals solve_here(const World& world, const RestingBodies& bodies, std::vector<Part>& parts,
-                         const RestingSettings& settings, PhaseTimes& times, const Ranks& ranks,
-                         std::map<int, Reply>& replies) {
+                         const std::set<std::uint64_t>& big, const StripRanks& strips, const RestingSettings& settings,
+                         PhaseTimes& times, const Ranks& ranks, std::map<int, Reply>& replies) {
   std::vector<const GrainState*> grains;
   for (const Part& part : parts)
     for (const GrainState& g : part.grains) grains.push_back(&g);
   std::sort(grains.begin(), grains.end(), [](const GrainState* x, const GrainState* y) { return x->id < y->id; });
   grains.erase(std::unique(grains.begin(), grains.end(), [](const GrainState* x, const GrainState* y) { return x->id == y->id; }),
                grains.end());
-  // The grains this rank sees only (another rank solves all their units), where none came whole.
-  std::vector<const GrainGlimpse*> glimpses;
-  for (const Part& part : parts)
-    for (const GrainGlimpse& g : part.glimpses) glimpses.push_back(&g);
-  std::sort(glimpses.begin(), glimpses.end(), [](const GrainGlimpse* x, const GrainGlimpse* y) { return x->id < y->id; });
   World local;
   std::vector<RigidBody> posed, corrections;
   const std::size_t statics = bodies.velocities.size() - world.grain_count();
-  posed.reserve(grains.size() + glimpses.size() + statics);
-  corrections.reserve(grains.size() + glimpses.size() + statics);
-  // Both in id order, merged: a grain seen only has its place and velocity and no mass (the
-  // passes never move it here), and no correction.
-  auto glimpse = glimpses.begin();
-  auto add_glimpses_below = [&](std::uint64_t id) {
-    for (; glimpse != glimpses.end() && (*glimpse)->id < id; ++glimpse) {
-      if (!local.id.empty() && local.id.back() == (*glimpse)->id) continue;
-      local.id.push_back((*glimpse)->id);
-      RigidBody& body = posed.emplace_back();
-      body.position = vec((*glimpse)->position);
-      body.velocity = vec((*glimpse)->velocity);
-      corrections.push_back(body);
-      corrections.back().velocity = Vec3::Zero();
-    }
-    for (; glimpse != glimpses.end() && (*glimpse)->id == id; ++glimpse) {}
-  };
+  posed.reserve(grains.size() + statics);
+  corrections.reserve(grains.size() + statics);
   for (const GrainState* g : grains) {
-    add_glimpses_below(g->id);
     local.id.push_back(g->id);
     posed.push_back(body_of(g->posed));
     corrections.push_back(posed.back());
     corrections.back().velocity = vec(g->correction);
     corrections.back().angular_velocity = vec(g->angular_correction);
   }
-  add_glimpses_below(~std::uint64_t(0));
   // The local world names the grains and holds the walls and the terrain, all that the solve's
   // books read of it (solve_resting_islands()); the bodies are `posed`, not copied into it.
   const std::size_t n = local.id.size(), statics_from = world.grain_count();
@@ -413,8 +399,8 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, std::v
   std::vector<bool> is_static(posed.size(), false);
   std::fill(is_static.begin() + std::ptrdiff_t(n), is_static.end(), true);
   const BodyNames names{local};
-  // A body by name, if held here: by a table of the ids, as every face and warm start asks
-  // (a search through the ids each time was a tenth of the sharing, docs/benchmarks.md).
+  // A body by name: by a table of the ids, as every face and warm start asks (a search
+  // through the ids each time was a tenth of the sharing, docs/benchmarks.md).
   constexpr std::uint32_t absent = ~std::uint32_t(0);
   std::unordered_map<std::uint64_t, std::uint32_t> index_of;
   index_of.reserve(2 * n);
@@ -425,36 +411,27 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, std::v
     return at == index_of.end() ? absent : at->second;
   };
 
-  // The faces in one process's order, each with its points, its bodies and where it came from
-  // (a face whose points another rank solves: a stub, or a record without points).
+  // The faces in one process's order, each with its points, its bodies and where it came from.
   struct Face {
     decltype(FaceRecord().order()) order;
     const FaceRecord* record;
-    const FaceStub* stub;
     const PointRecord* points;
     std::uint32_t part, a, b;
   };
-  // Each part's faces and stubs come in the order its sender found them, which is that order
-  // already (sorted here if not): merged, not sorted (a sort was a twentieth of the sharing,
+  // Each part's faces come in the order its sender found them, which is that order already
+  // (sorted here if not): merged, not sorted (a sort was a twentieth of the sharing,
   // docs/benchmarks.md). No two faces share a key: a pair is searched by one rank.
   std::vector<Face> faces;
   std::vector<std::size_t> part_start;  // in faces
   auto before = [](const Face& x, const Face& y) { return x.order < y.order; };
-  auto merge_runs = [&](std::size_t first, std::size_t middle) {
-    const auto begin = faces.begin() + std::ptrdiff_t(first), cut = faces.begin() + std::ptrdiff_t(middle);
-    if (std::is_sorted(begin, cut, before) && std::is_sorted(cut, faces.end(), before)) std::inplace_merge(begin, cut, faces.end(), before);
-    else std::sort(begin, faces.end(), before);
-  };
   for (std::size_t k = 0; k < parts.size(); ++k) {
     part_start.push_back(faces.size());
-    for (std::size_t f = 0, point = 0; f < parts[k].faces.size(); point += parts[k].faces[f].with_points ? parts[k].faces[f].points : 0, ++f) {
+    for (std::size_t f = 0, point = 0; f < parts[k].faces.size(); point += parts[k].faces[f].points, ++f) {
       const FaceRecord& r = parts[k].faces[f];
-      faces.push_back({r.order(), &r, nullptr, parts[k].points.data() + point, std::uint32_t(k), held(r.a, 0), held(r.b, r.b_static)});
+      faces.push_back({r.order(), &r, parts[k].points.data() + point, std::uint32_t(k), held(r.a, 0), held(r.b, r.b_static)});
     }
-    const std::size_t stubs_start = faces.size();
-    for (const FaceStub& stub : parts[k].stubs)
-      faces.push_back({stub.order(), nullptr, &stub, nullptr, std::uint32_t(k), held(stub.a, 0), held(stub.b, 0)});
-    merge_runs(part_start.back(), stubs_start);
+    if (!std::is_sorted(faces.begin() + std::ptrdiff_t(part_start.back()), faces.end(), before))
+      std::sort(faces.begin() + std::ptrdiff_t(part_start.back()), faces.end(), before);
   }
   part_start.push_back(faces.size());
   for (std::size_t width = 1; width + 1 < part_start.size(); width *= 2)  // runs of `width` parts merged in pairs
@@ -463,41 +440,23 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, std::v
                          faces.begin() + std::ptrdiff_t(part_start[std::min(k + 2 * width, part_start.size() - 1)]), before);
   RestingContacts resting;
   std::size_t point_count = 0;
-  for (const Face& face : faces) point_count += face.record && face.record->with_points ? face.record->points : 1;
+  for (const Face& face : faces) point_count += face.record->points;
   resting.faces.reserve(faces.size());
   resting.points.reserve(point_count);
   std::vector<const Face*> face_of_point;  // as built
   face_of_point.reserve(point_count);
   SharedIslands shared{ranks, {}, {}, {}, {}, {}};
-  shared.given.reserve(point_count);
-  shared.stands_for.reserve(point_count);
-  // One place holder for a face's points that another rank solves.
-  auto hold_place = [&](const Face& face, std::uint32_t index, std::uint32_t points) {
-    face_of_point.push_back(&face);
-    shared.given.push_back(0);
-    shared.stands_for.push_back(points);
-    RestingPoint& p = resting.points.emplace_back();
-    p.node = -1;
-    p.face = index;
-    p.stored = RestingImpulses::none;
-  };
+  shared.big_of_point.reserve(point_count);
+  std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> big_units(big.size());  // by big island, its units here
   for (const Face& face : faces) {
     const std::uint32_t index = std::uint32_t(resting.faces.size());
-    if (face.stub) {  // its frame is never read here: no point of it is solved or booked here
-      resting.faces.push_back({Vec3::Zero(), Vec3::Zero(), 0, face.a, face.b, face.stub->plane});
-      hold_place(face, index, face.stub->points);
-      continue;
-    }
     const FaceRecord& r = *face.record;
     resting.faces.push_back({vec(r.normal), vec(r.tangent), r.friction, face.a, face.b, r.plane});
-    if (!r.with_points) {
-      hold_place(face, index, r.points);
-      continue;
-    }
+    if (r.big != SharedIslands::none && (big_units[r.big].empty() || big_units[r.big].back() != std::pair{face.a, face.b}))
+      big_units[r.big].emplace_back(face.a, face.b);
     for (std::uint32_t k = 0; k < r.points; ++k) {
       face_of_point.push_back(&face);
-      shared.given.push_back(1);
-      shared.stands_for.push_back(1);
+      shared.big_of_point.push_back(r.big);
       const PointRecord& q = face.points[k];
       RestingPoint& p = resting.points.emplace_back();
       p.node = q.node;
@@ -511,6 +470,11 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, std::v
       p.change = p.direction = Eigen::Vector3f::Zero();
     }
   }
+  for (const std::uint64_t label : big) {
+    const auto at = index_of.find(label);
+    shared.label_bodies.push_back(at == index_of.end() ? SharedIslands::none : at->second);
+  }
+  if (!big.empty()) shared.sharers = sharers_of(big_units, big, local.id, is_static, posed, strips, index_of, ranks);
   // The store of these grains: the last step's entries, then what this step set.
   std::vector<RestingImpulses::Entry> last, now;
   for (const Part& part : parts)
@@ -526,9 +490,7 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, std::v
   // Read into the faces, points, bodies and store: let go before the solve's peak (the faces
   // and grains stay for the replies).
   for (Part& part : parts) {
-    part.stubs = {};
     part.points = {};
-    part.glimpses = {};
     part.entries = {};
   }
   RestingBodies local_bodies(posed, corrections);
@@ -538,7 +500,6 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, std::v
   std::vector<std::vector<EntryRecord>> set(parts.size());
   for (std::size_t k = 0; k < face_of_point.size(); ++k) {
     const std::uint32_t at = shared.placed[k];
-    if (!shared.solved[at]) continue;
     const FaceRecord& r = *face_of_point[k]->record;
     const RestingImpulses::Impulse impulse = resting.impulse(resting.points[at]).cast<float>();
     set[face_of_point[k]->part].push_back({r.a, r.b, r.b_static, 1, r.plane, resting.points[at].node, {impulse.x(), impulse.y(), impulse.z()}});
@@ -586,9 +547,9 @@ RestingTotals rest_across_ranks(const World& world, const std::vector<bool>& is_
   // The parts to the islands' solvers: this rank's own kept as they are, the others' as bytes.
   std::vector<Part> parts;
   std::vector<std::pair<int, Bytes>> outgoing;
+  const StripRanks strips(resting, labels, big, is_static, bodies.velocities,
+                          tile_width(settings.touching_reach, settings.largest_reach), ranks);
   {
-    const StripRanks strips(resting, labels, big, is_static, bodies.velocities,
-                            tile_width(settings.touching_reach, settings.largest_reach), ranks);
     std::vector<Part> to_solvers = parts_for_solvers(world, impulses, resting, bodies, owned, labels, big, strips, ranks);
     for (std::size_t r = 0; r < to_solvers.size(); ++r)
       if (to_solvers[r].empty()) continue;
@@ -597,7 +558,7 @@ RestingTotals rest_across_ranks(const World& world, const std::vector<bool>& is_
   }
   for (const auto& [sender, bytes] : ranks.send_to_any(outgoing)) parts.push_back(Part::read(sender, bytes));
   std::map<int, Reply> replies;
-  if (!parts.empty()) totals = solve_here(world, bodies, parts, settings, times, ranks, replies);
+  if (!parts.empty() || !big.empty()) totals = solve_here(world, bodies, parts, big, strips, settings, times, ranks, replies);
   outgoing.clear();
   for (const auto& [rank, reply] : replies)
     if (rank != ranks.rank()) outgoing.emplace_back(rank, std::move(Parcel().put(reply.solved).put(reply.set)).bytes());

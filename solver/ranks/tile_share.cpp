@@ -1,6 +1,6 @@
 #include "solver/ranks/tile_share.h"
 
-#include <bit>
+#include <map>
 #include <stdexcept>
 
 namespace scree::solver {
@@ -21,67 +21,45 @@ std::vector<std::uint32_t> cut_strips(std::span<const std::uint64_t> tile_points
 }
 
 TileShare::TileShare(const Ranks& ranks, std::span<const std::uint32_t> phase_start, std::span<const std::uint32_t> tile_start,
-                     std::span<const std::uint32_t> unit_start,
-                     const std::vector<std::pair<std::uint32_t, std::uint32_t>>& unit_bodies, const std::vector<bool>& is_static)
-    : ranks_(ranks), words_((std::size_t(ranks.size()) + 63) / 64), needs_(is_static.size() * words_, 0) {
-  const std::size_t phases = phase_start.size() - 1, tiles = tile_start.size() - 1;
-  const std::size_t rank_total = std::size_t(ranks.size());
-  solves_.assign(tiles, 0);
-  // Each phase's tiles cut where the points before them pass r / R of the phase's: strips
-  // across x (tiles lie by column), so that a rank's tiles are neighbours.
-  std::vector<std::vector<std::uint32_t>> cut(phases);  // by phase: rank r's first tile, then the end
-  for (std::size_t f = 0; f < phases; ++f) {
-    std::vector<std::uint64_t> tile_points;
-    for (std::uint32_t t = phase_start[f]; t < phase_start[f + 1]; ++t)
-      tile_points.push_back(unit_start[tile_start[t + 1]] - unit_start[tile_start[t]]);
-    cut[f] = cut_strips(tile_points, ranks.size());
-    for (std::uint32_t& t : cut[f]) t += phase_start[f];
-  }
-  const std::size_t me = std::size_t(ranks.rank());
-  for (std::size_t f = 0; f < phases; ++f)
-    for (std::uint32_t t = cut[f][me]; t < cut[f][me + 1]; ++t) solves_[t] = 1;
-  // Each body's ranks, then by phase what each rank's tiles touch, in the order they meet it:
-  // what it sends to the others that hold it and what it takes from them.
-  auto each_body = [&](std::uint32_t first_tile, std::uint32_t end_tile, auto&& body) {
-    for (std::uint32_t t = first_tile; t < end_tile; ++t)
-      for (std::uint32_t u = tile_start[t]; u < tile_start[t + 1]; ++u) {
-        body(unit_bodies[u].first);
-        if (!is_static[unit_bodies[u].second]) body(unit_bodies[u].second);
-      }
+                     const std::vector<std::pair<std::uint32_t, std::uint32_t>>& unit_bodies, const std::vector<bool>& is_static,
+                     const BodySharers& sharers)
+    : ranks_(ranks), keeps_(is_static.size(), 0) {
+  const std::size_t phases = phase_start.size() - 1, bodies = is_static.size();
+  auto each_body = [&](std::uint32_t tile, auto&& body) {
+    for (std::uint32_t u = tile_start[tile]; u < tile_start[tile + 1]; ++u) {
+      body(unit_bodies[u].first);
+      if (!is_static[unit_bodies[u].second]) body(unit_bodies[u].second);
+    }
   };
+  std::vector<std::uint32_t> mine(bodies, 0);  // by body: the phases whose tiles here move it
   for (std::size_t f = 0; f < phases; ++f)
-    for (std::size_t r = 0; r < rank_total; ++r)
-      each_body(cut[f][r], cut[f][r + 1], [&](std::uint32_t b) { needs_[b * words_ + r / 64] |= std::uint64_t(1) << (r % 64); });
-  std::vector<std::uint32_t> met(is_static.size(), 0);  // the run of tiles that met a body last, + 1
-  std::uint32_t run = 0;
-  auto needs = [&](std::uint32_t b, std::size_t r) { return (needs_[b * words_ + r / 64] >> (r % 64)) & 1; };
+    for (std::uint32_t t = phase_start[f]; t < phase_start[f + 1]; ++t) each_body(t, [&](std::uint32_t b) { mine[b] |= 1u << f; });
+  auto sharers_of = [&](std::uint32_t b) {
+    return std::span<const BodySharers::Sharer>(sharers.list.data() + sharers.start[b], sharers.start[b + 1] - sharers.start[b]);
+  };
+  for (std::uint32_t b = 0; b < bodies; ++b)
+    keeps_[b] = mine[b] != 0 && (sharers_of(b).empty() || sharers_of(b).front().rank > ranks.rank());
+  // By phase, what this rank sends each sharer and takes from it: bodies in the order of
+  // their ids, which both sides list alike.
   routes_.resize(phases);
   for (std::size_t f = 0; f < phases; ++f) {
-    Route& route = routes_[f];
-    std::vector<std::vector<std::uint32_t>> send(rank_total), take(rank_total);
-    for (std::size_t r = 0; r < rank_total; ++r) {
-      ++run;
-      each_body(cut[f][r], cut[f][r + 1], [&](std::uint32_t b) {
-        if (met[b] == run) return;
-        met[b] = run;
-        if (r == me) {
-          for (std::size_t q = 0; q < rank_total; ++q)
-            if (q != me && needs(b, q)) send[q].push_back(b);
-        } else if (needs(b, me)) {
-          take[r].push_back(b);
+    std::map<int, std::pair<std::vector<std::uint32_t>, std::vector<std::uint32_t>>> with;  // by rank: send, take
+    for (std::uint32_t b = 0; b < bodies; ++b)
+      if (mine[b])
+        for (const BodySharers::Sharer& sharer : sharers_of(b)) {
+          if (mine[b] >> f & 1) with[sharer.rank].first.push_back(b);
+          if (sharer.phases >> f & 1) with[sharer.rank].second.push_back(b);
         }
-      });
+    Route& route = routes_[f];
+    for (auto& [rank, lists] : with) {
+      route.partners.push_back(rank);
+      route.send.push_back(std::move(lists.first));
+      route.take.push_back(std::move(lists.second));
     }
-    for (std::size_t r = 0; r < rank_total; ++r)
-      if (!send[r].empty() || !take[r].empty()) {
-        route.partners.push_back(int(r));
-        route.send.push_back(std::move(send[r]));
-        route.take.push_back(std::move(take[r]));
-      }
   }
   // This rank's tiles of each phase, those that read none of the bodies the last phase's
   // route brings first.
-  std::vector<char> arriving(is_static.size(), 0);
+  std::vector<char> arriving(bodies, 0);
   order_.resize(phases);
   ready_.assign(phases, 0);
   for (std::size_t f = 0; f < phases; ++f) {
@@ -89,9 +67,9 @@ TileShare::TileShare(const Ranks& ranks, std::span<const std::uint32_t> phase_st
       for (const std::vector<std::uint32_t>& take : routes_[f - 1].take)
         for (std::uint32_t b : take) arriving[b] = 1;
     std::vector<std::uint32_t> waiting;
-    for (std::uint32_t t = cut[f][me]; t < cut[f][me + 1]; ++t) {
+    for (std::uint32_t t = phase_start[f]; t < phase_start[f + 1]; ++t) {
       bool reads = false;
-      each_body(t, t + 1, [&](std::uint32_t b) { reads = reads || arriving[b]; });
+      each_body(t, [&](std::uint32_t b) { reads = reads || arriving[b]; });
       (reads ? waiting : order_[f]).push_back(t);
     }
     ready_[f] = std::uint32_t(order_[f].size());
@@ -100,20 +78,6 @@ TileShare::TileShare(const Ranks& ranks, std::span<const std::uint32_t> phase_st
       for (const std::vector<std::uint32_t>& take : routes_[f - 1].take)
         for (std::uint32_t b : take) arriving[b] = 0;
   }
-}
-
-bool TileShare::solves(std::uint32_t tile) const { return solves_[tile] != 0; }
-
-bool TileShare::holds(std::uint32_t body) const {
-  const std::size_t me = std::size_t(ranks_.rank());
-  return (needs_[body * words_ + me / 64] >> (me % 64)) & 1;
-}
-
-bool TileShare::keeps(std::uint32_t body) const {
-  for (std::size_t w = 0; w < words_; ++w)
-    if (const std::uint64_t word = needs_[body * words_ + w]; word != 0)
-      return w * 64 + std::size_t(std::countr_zero(word)) == std::size_t(ranks_.rank());
-  return false;
 }
 
 namespace {

@@ -1,7 +1,8 @@
 // A big resting island's tiles shared by ranks (solver/ranks/tile_share.h) and its coarse step
 // summed across them (solver/impulse/coarse_step.h, CoarseShare), on 1, 2, 3 and 4 ranks: each
-// tile solved by one rank, each body reported by one, the bodies a phase moved handed to every
-// rank that holds them, and the coarse step's scales and work the bits one process gets.
+// rank given its strips alone, each tile solved by one rank, each body reported by one, the
+// bodies a phase moved handed to every rank that holds them, and the coarse step's scales and
+// work the bits one process gets.
 #include <algorithm>
 
 #include <gtest/gtest.h>
@@ -45,8 +46,50 @@ struct Row {
     phase_start.push_back(phase_start.back());  // two phases without tiles, as tiles.h has four
     phase_start.push_back(phase_start.back());
   }
-  TileShare share(const Ranks& ranks) const {
-    return TileShare(ranks, phase_start, tile_start, unit_start, unit_bodies, is_static);
+  // Each phase's tiles cut into strips by their points (cut_strips), by phase: rank r's
+  // tiles cut[f][r] .. cut[f][r + 1].
+  std::vector<std::vector<std::uint32_t>> cut(int ranks) const {
+    std::vector<std::vector<std::uint32_t>> cut;
+    for (std::size_t f = 0; f + 1 < phase_start.size(); ++f) {
+      std::vector<std::uint64_t> tile_points;
+      for (std::uint32_t t = phase_start[f]; t < phase_start[f + 1]; ++t)
+        tile_points.push_back(unit_start[tile_start[t + 1]] - unit_start[tile_start[t]]);
+      cut.push_back(cut_strips(tile_points, ranks));
+      for (std::uint32_t& t : cut.back()) t += phase_start[f];
+    }
+    return cut;
+  }
+  // Rank r's strips as a schedule of their own, and each grain's other ranks.
+  struct Strips {
+    std::vector<std::uint32_t> phase_start{0}, tile_start{0};
+    std::vector<std::uint32_t> tiles;  // by tile here: the row's
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> unit_bodies;
+    BodySharers sharers;
+  };
+  Strips strips(const Ranks& ranks) const {
+    const std::vector<std::vector<std::uint32_t>> cuts = cut(ranks.size());
+    std::vector<std::vector<std::uint32_t>> phases_of(grains + 1, std::vector<std::uint32_t>(std::size_t(ranks.size()), 0));
+    Strips mine;
+    for (std::size_t f = 0; f < cuts.size(); ++f) {
+      for (int r = 0; r < ranks.size(); ++r)
+        for (std::uint32_t t = cuts[f][std::size_t(r)]; t < cuts[f][std::size_t(r) + 1]; ++t) {
+          for (std::uint32_t b = 0; b < grains; ++b)
+            if (touches(t, b)) phases_of[b][std::size_t(r)] |= 1u << f;
+          if (r != ranks.rank()) continue;
+          mine.tiles.push_back(t);
+          for (std::uint32_t u = tile_start[t]; u < tile_start[t + 1]; ++u) mine.unit_bodies.push_back(unit_bodies[u]);
+          mine.tile_start.push_back(std::uint32_t(mine.unit_bodies.size()));
+        }
+      mine.phase_start.push_back(std::uint32_t(mine.tiles.size()));
+    }
+    mine.sharers.start.push_back(0);
+    for (std::uint32_t b = 0; b <= grains; ++b) {
+      if (b < grains && phases_of[b][std::size_t(ranks.rank())])
+        for (int r = 0; r < ranks.size(); ++r)
+          if (r != ranks.rank() && phases_of[b][std::size_t(r)]) mine.sharers.list.push_back({r, phases_of[b][std::size_t(r)]});
+      mine.sharers.start.push_back(std::uint32_t(mine.sharers.list.size()));
+    }
+    return mine;
   }
   std::uint32_t tiles() const { return std::uint32_t(tile_start.size() - 1); }
   // Whether a unit of tile t moves body b.
@@ -60,35 +103,35 @@ struct Row {
 TEST(TileShare, EachTileHasOneRankAndEachBodyOneReporter) {
   const Ranks ranks = Ranks::world();
   const Row row;
-  const TileShare share = row.share(ranks);
+  const Row::Strips mine = row.strips(ranks);
+  const TileShare share(ranks, mine.phase_start, mine.tile_start, mine.unit_bodies, row.is_static, mine.sharers);
   std::vector<std::int64_t> solvers(row.tiles(), 0), reporters(Row::grains, 0);
-  for (std::uint32_t t = 0; t < row.tiles(); ++t) solvers[t] = share.solves(t);
-  for (std::uint32_t b = 0; b < Row::grains; ++b) {
-    reporters[b] = share.keeps(b);
-    bool touched = false;
-    for (std::uint32_t t = 0; t < row.tiles(); ++t) touched = touched || (share.solves(t) && row.touches(t, b));
-    EXPECT_EQ(share.holds(b), touched) << "grain " << b;
-    EXPECT_TRUE(!share.keeps(b) || share.holds(b)) << "grain " << b;
-  }
   // This rank's tiles of a phase: one run of it, about its share of the phase's points.
   for (std::size_t f = 0; f < 4; ++f) {
-    std::vector<std::uint32_t> mine;
-    for (std::uint32_t k = 0; k < share.tiles(f); ++k) mine.push_back(share.tile(f, k));
+    EXPECT_EQ(share.tiles(f), mine.phase_start[f + 1] - mine.phase_start[f]);
     EXPECT_LE(share.ready(f), share.tiles(f));
-    std::sort(mine.begin(), mine.end());
+    std::vector<std::uint32_t> listed;
+    for (std::uint32_t k = 0; k < share.tiles(f); ++k) listed.push_back(mine.tiles[share.tile(f, k)]);
+    std::sort(listed.begin(), listed.end());
     std::uint32_t points = 0, total = 0, widest = 0;
     for (std::uint32_t t = row.phase_start[f]; t < row.phase_start[f + 1]; ++t) {
       const std::uint32_t tile_points = row.unit_start[row.tile_start[t + 1]] - row.unit_start[row.tile_start[t]];
       total += tile_points;
       widest = std::max(widest, tile_points);
-      const bool listed = std::binary_search(mine.begin(), mine.end(), t);
-      if (listed) points += tile_points;
-      EXPECT_EQ(share.solves(t), listed);
+      if (std::binary_search(listed.begin(), listed.end(), t)) points += tile_points, ++solvers[t];
     }
-    if (!mine.empty()) {
-      EXPECT_EQ(mine.back() - mine.front() + 1, mine.size()) << "phase " << f;
+    if (!listed.empty()) {
+      EXPECT_EQ(listed.back() - listed.front() + 1, listed.size()) << "phase " << f;
+      EXPECT_GE(listed.front(), row.phase_start[f]);
+      EXPECT_LT(listed.back(), row.phase_start[f + 1]);
     }
     EXPECT_LE(std::abs(double(points) - double(total) / ranks.size()), double(widest)) << "phase " << f;
+  }
+  for (std::uint32_t b = 0; b < Row::grains; ++b) {
+    reporters[b] = share.keeps(b);
+    bool touched = false;
+    for (std::uint32_t t : mine.tiles) touched = touched || row.touches(t, b);
+    EXPECT_TRUE(!share.keeps(b) || touched) << "grain " << b;
   }
   ranks.sum(solvers);
   ranks.sum(reporters);
@@ -104,7 +147,11 @@ TEST(TileShare, EachTileHasOneRankAndEachBodyOneReporter) {
 TEST(TileShare, APhasesBodiesReachEveryRankThatHoldsThem) {
   const Ranks ranks = Ranks::world();
   const Row row;
-  const TileShare share = row.share(ranks);
+  const Row::Strips mine = row.strips(ranks);
+  const TileShare share(ranks, mine.phase_start, mine.tile_start, mine.unit_bodies, row.is_static, mine.sharers);
+  std::vector<char> holds(Row::grains + 1, 0);  // a tile here moves it
+  for (std::uint32_t t : mine.tiles)
+    for (std::uint32_t b = 0; b < Row::grains; ++b) holds[b] = holds[b] || row.touches(t, b);
   constexpr int slots = CoarseLayers::slots;
   std::vector<RigidBody> bodies(Row::grains + 1);
   std::vector<int> moved(Row::grains + 1, -1);
@@ -135,16 +182,16 @@ TEST(TileShare, APhasesBodiesReachEveryRankThatHoldsThem) {
         }
     };
     const std::uint32_t ready = share.under_way() ? share.ready(f) : share.tiles(f);
-    for (std::uint32_t k = 0; k < ready; ++k) write(share.tile(f, k));
+    for (std::uint32_t k = 0; k < ready; ++k) write(mine.tiles[share.tile(f, k)]);
     share.finish_phase(bodies, moved);
-    for (std::uint32_t k = ready; k < share.tiles(f); ++k) write(share.tile(f, k));
+    for (std::uint32_t k = ready; k < share.tiles(f); ++k) write(mine.tiles[share.tile(f, k)]);
     waiting += share.tiles(f) - ready;
     share.start_phase(f, bodies, moved, &impulses, &place);
   }
   share.finish_phase(bodies, moved);
   EXPECT_FALSE(share.under_way());
   for (std::uint32_t b = 0; b < Row::grains; ++b)
-    if (const int last = last_written(b, 2); last >= 0 && share.holds(b)) {
+    if (const int last = last_written(b, 2); last >= 0 && holds[b]) {
       EXPECT_EQ(bodies[b].velocity, written(b, std::size_t(last))) << "grain " << b;
       EXPECT_EQ(bodies[b].angular_velocity, -written(b, std::size_t(last))) << "grain " << b;
       EXPECT_EQ(moved[b], last + 7) << "grain " << b;
@@ -196,7 +243,7 @@ TEST(TileShare, ACoarseStepSharedByRanksGivesOneProcessBits) {
 
   // Grain k kept by rank k % R and held by it and the next; unit u solved by rank (u + 1) % R.
   const std::size_t r = std::size_t(ranks.rank()), size = std::size_t(ranks.size());
-  CoarseShare share{ranks, {}, {}, {}};
+  CoarseShare share{ranks, {}, {}, {}, coarse_entries(layers)};
   for (std::uint32_t i = 0; i < layers.grains.size(); ++i) {
     const std::size_t keeper = layers.grains[i] % size;
     share.keeps.push_back(keeper == r);
