@@ -160,8 +160,8 @@ class StripRanks {
       Key tile;
       std::uint64_t points;
     };
-    std::vector<Count> mine;
-    std::vector<std::pair<std::uint32_t, std::size_t>> face_count;  // a big island's face, and its count's place
+    std::vector<Count> faces;  // a big island's faces' tiles and points, by face
+    std::vector<std::uint32_t> face_of;
     if (!big.empty())
       for (std::size_t k = 0; k < resting.points.size();) {
         const std::uint32_t f = resting.points[k].face;
@@ -169,14 +169,20 @@ class StripRanks {
         while (end < resting.points.size() && resting.points[end].face == f) ++end;
         const RestingFace& face = resting.faces[f];
         if (const std::uint64_t label = labels[face.a].id; big.count(label)) {
-          const Key tile = key(label, face.a, face.b);
-          if (mine.empty() || mine.back().tile != tile) mine.push_back({tile, 0});
-          mine.back().points += end - k;
-          face_count.emplace_back(f, mine.size() - 1);
+          faces.push_back({key(label, face.a, face.b), end - k});
+          face_of.push_back(f);
         }
         k = end;
       }
-    // By island, then column and row: the tiles in their order, each rank's counts added up.
+    // This rank's counts by tile (one a tile: faces lie by pair, not by tile), then every
+    // rank's added up by island, column and row: the tiles in their order.
+    std::vector<Count> mine = faces;
+    std::sort(mine.begin(), mine.end(), [](const Count& x, const Count& y) { return x.tile < y.tile; });
+    std::size_t kept = 0;
+    for (const Count& c : mine)
+      if (kept > 0 && mine[kept - 1].tile == c.tile) mine[kept - 1].points += c.points;
+      else mine[kept++] = c;
+    mine.resize(kept);
     std::vector<Count> all;
     for (const Bytes& bytes : ranks.gather_all(to_bytes(std::span<const Count>(mine)))) {
       const std::vector<Count> counts = from_bytes<Count>(bytes);
@@ -201,7 +207,7 @@ class StripRanks {
           for (std::uint32_t t = cut[std::size_t(r)]; t < cut[std::size_t(r) + 1]; ++t) tiles_[tiles[f][t]].second = r;
       }
     }
-    for (const auto& [f, count] : face_count) face_tile_[f] = find(mine[count].tile);
+    for (std::size_t k = 0; k < faces.size(); ++k) face_tile_[face_of[k]] = find(faces[k].tile);
   }
   // The rank whose strip holds face f's unit (of a big island; −1 for the others).
   int rank_of_face(std::uint32_t f) const { return face_tile_[f] == none ? -1 : tiles_[face_tile_[f]].second; }
@@ -322,30 +328,27 @@ BodySharers sharers_of(const std::vector<std::vector<std::pair<std::uint32_t, st
   };
   const double width = strips.width();
   std::vector<std::uint32_t> mine(posed.size(), 0);  // by body: the phases of its units here
-  std::map<int, std::vector<Claim>> claims;
+  std::vector<std::uint64_t> label_of(posed.size(), 0);
   auto label = big.begin();
   for (const auto& island : units) {
-    std::vector<std::uint32_t> grains;
     for (const auto& [a, b] : island) {
       const std::uint32_t phase_bit = 1u << phase_of(unit_cell(a, b, is_static, posed, width));
       for (const std::uint32_t body : {a, b})
-        if (!is_static[body]) {
-          if (!mine[body]) grains.push_back(body);
-          mine[body] |= phase_bit;
-        }
-    }
-    std::sort(grains.begin(), grains.end());
-    for (const std::uint32_t g : grains) {
-      const auto cell = unit_cell(g, g, is_static, posed, width);
-      std::array<int, 4> told{-1, -1, -1, -1};
-      for (int k = 0; k < 4; ++k) {
-        const int rank = strips.rank_of_cell(*label, {cell[0] - (k & 1), cell[1] - (k >> 1)});
-        if (rank < 0 || rank == ranks.rank() || std::find(told.begin(), told.end(), rank) != told.end()) continue;
-        told[std::size_t(k)] = rank;
-        claims[rank].push_back({ids[g], mine[g]});
-      }
+        if (!is_static[body]) mine[body] |= phase_bit, label_of[body] = *label;
     }
     ++label;
+  }
+  std::map<int, std::vector<Claim>> claims;
+  for (std::uint32_t g = 0; g < posed.size(); ++g) {
+    if (!mine[g]) continue;
+    const auto cell = unit_cell(g, g, is_static, posed, width);
+    std::array<int, 4> told{-1, -1, -1, -1};
+    for (std::size_t k = 0; k < 4; ++k) {
+      const int rank = strips.rank_of_cell(label_of[g], {cell[0] - std::int64_t(k & 1), cell[1] - std::int64_t(k >> 1)});
+      if (rank < 0 || rank == ranks.rank() || std::find(told.begin(), told.end(), rank) != told.end()) continue;
+      told[k] = rank;
+      claims[rank].push_back({ids[g], mine[g]});
+    }
   }
   std::vector<std::pair<int, Bytes>> outgoing;
   for (const auto& [rank, list] : claims) outgoing.emplace_back(rank, to_bytes(std::span<const Claim>(list)));
