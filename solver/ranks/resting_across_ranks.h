@@ -1,9 +1,10 @@
 #pragma once
 // A sweep's resting contact when ranks share the grains (docs/parallel.md, "The step across
 // ranks", resting contact): the resting faces' islands named by label propagation over the
-// halo (island_labels.h), each island solved by the rank that owns its least id, from the
-// faces, points and bodies the ranks that found them send it and the last impulses (the warm
-// start) their grains' owners send it, by the same rest() as one process and in its order;
+// halo (island_labels.h), each island solved by the rank that owns its least id (a big one by
+// every rank, each its strips of the island's tiles: tile_share.h), from the faces, points and
+// bodies the ranks that found them send it and the last impulses (the warm start) their
+// grains' owners send it, by the same rest() as one process and in its order;
 // then the bodies' velocities and corrections sent back, on to their owners and the halo, and
 // each point's impulse to the owner of its grain A, whose store keeps it.
 #include <vector>
