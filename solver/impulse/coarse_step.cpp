@@ -171,7 +171,7 @@ std::vector<double> coarse_scales(const CoarseLayers& layers, const std::vector<
     }
   }
   for (std::size_t u = 0; u < reached.size(); ++u)
-    if (layers.unit_group[u] >= 0 && (!share || share->solved[u])) gradient_sum[std::size_t(layers.unit_group[u])] -= reached[u];
+    if (layers.unit_group[u] >= 0) gradient_sum[std::size_t(layers.unit_group[u])] -= reached[u];
   if (share) {
     std::vector<ExactSum> sums = gradient_sum;
     for (const auto& [at, sum] : h_sum) sums.push_back(sum);
@@ -213,11 +213,6 @@ ContactWork move_grains(const CoarseLayers& layers, const std::vector<double>& s
   ExactSum normal_work, friction_work;  // exactly, as coarse_scales()' sums
   for (std::size_t i = 0; i < layers.grains.size(); ++i) {
     const std::int32_t* groups = &layers.grain_groups[i * slots];
-    if (share && !share->holds[i]) {
-      changes[i] = {};
-      for (int s = 0; s < slots && groups[s] >= 0; ++s) impulses[i * slots + std::size_t(s)] = GroupImpulse{};
-      continue;
-    }
     GroupImpulse sum;
     for (int s = 0; s < slots && groups[s] >= 0; ++s) {
       const GroupImpulse& x = impulses[i * slots + std::size_t(s)];

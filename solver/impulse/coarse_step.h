@@ -91,12 +91,12 @@ struct GroupImpulse {
 };
 
 // An island's coarse step when ranks share its tiles (docs/parallel.md, "A big island across
-// ranks"): each rank adds the terms of the grains it keeps and of the units it solved, moves
-// the grains it holds, and the partial sums are added across the ranks, exactly.
+// ranks"): each rank is given the layers of its own units and their grains, adds the terms of
+// the grains it keeps and of all its units, moves all its grains, and the partial sums are
+// added across the ranks, exactly.
 struct CoarseShare {
   const Ranks& ranks;
-  std::vector<char> keeps, holds;  // by place among the layers' grains
-  std::vector<char> solved;        // by unit
+  std::vector<char> keeps;  // by place among the layers' grains: its terms are this rank's
   std::vector<std::pair<int, int>> entries;  // H's, of every rank's grains (coarse_entries()), ascending
 };
 
@@ -106,7 +106,7 @@ struct CoarseShare {
 // each unit's Σ λ_n t over its points (`reached`); then shortened so that no 1 + c_g < 0.
 // Sums over grains and units are taken exactly, so the result is the same on any number of
 // threads and however the grains are shared among ranks (docs/parallel.md).
-// With `share`, the ranks' partial sums (their kept grains', their solved units') add up to
+// With `share`, the ranks' partial sums (their kept grains', their own units') add up to
 // the same scales on every rank.
 std::vector<double> coarse_scales(const CoarseLayers& layers, const std::vector<GroupImpulse>& impulses,
                                   const std::vector<RigidBody>& bodies, const std::vector<Mat3>& inverse_inertia,
@@ -134,8 +134,8 @@ struct ContactWork {
 // points: over a grain's points that is Σ_g c_g (v̄ · ΣP + ω̄ · Σ r × P), v̄ and ω̄ its mean
 // velocities over the move, so it is booked grain by grain instead of point by point (the
 // static bodies' side, which the grains' sums leave out, is the caller's). Summed exactly: the
-// same on any number of threads and ranks. With `share`, moves the grains this rank holds
-// (the others' changes left zero) and returns the work of every rank's kept grains.
+// same on any number of threads and ranks. With `share`, returns the work of every rank's
+// kept grains.
 ContactWork move_grains(const CoarseLayers& layers, const std::vector<double>& scales, std::vector<GroupImpulse>& impulses,
                        std::vector<RigidBody>& bodies, const std::vector<Mat3>& inverse_inertia,
                        std::vector<VelocityChange>& changes, const CoarseShare* share = nullptr);

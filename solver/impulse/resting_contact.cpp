@@ -606,9 +606,8 @@ int passes_until_still(const Schedule& s, RestingPoints& points, std::vector<Rig
   std::optional<CoarseShare> coarse_share;
   std::vector<std::uint32_t> coarse_place;
   if constexpr (std::is_same_v<Pass, Hold>)
-    if (tiles && coarsen) {  // this rank holds its units' grains and solves them all
-      coarse_share.emplace(CoarseShare{tiles->ranks(), {}, std::vector<char>(layers.grains.size(), 1),
-                                       std::vector<char>(s.unit_start.size() - 1, 1), pass.coarse_entries});
+    if (tiles && coarsen) {
+      coarse_share.emplace(CoarseShare{tiles->ranks(), {}, pass.coarse_entries});
       for (std::uint32_t b : layers.grains) coarse_share->keeps.push_back(tiles->keeps(b));
       coarse_place.assign(bodies.size(), CoarseLayers::none);
       for (std::size_t i = 0; i < layers.grains.size(); ++i) coarse_place[layers.grains[i]] = std::uint32_t(i);

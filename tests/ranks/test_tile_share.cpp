@@ -241,27 +241,25 @@ TEST(TileShare, ACoarseStepSharedByRanksGivesOneProcessBits) {
   std::vector<VelocityChange> changes(layers.grains.size());
   const ContactWork work = move_grains(layers, scales, alone_impulses, alone, inverse_inertia, changes);
 
-  // Grain k kept by rank k % R and held by it and the next; unit u solved by rank (u + 1) % R.
+  // Grain k kept by rank k % R; unit u solved by rank (u + 1) % R (the others' reached terms
+  // are none here).
   const std::size_t r = std::size_t(ranks.rank()), size = std::size_t(ranks.size());
-  CoarseShare share{ranks, {}, {}, {}, coarse_entries(layers)};
-  for (std::uint32_t i = 0; i < layers.grains.size(); ++i) {
-    const std::size_t keeper = layers.grains[i] % size;
-    share.keeps.push_back(keeper == r);
-    share.holds.push_back(keeper == r || (keeper + 1) % size == r);
-  }
-  for (std::size_t u = 0; u < units.size(); ++u) share.solved.push_back((u + 1) % size == r);
-  const std::vector<double> shared_scales = coarse_scales(layers, impulses, bodies, inverse_inertia, reached, &share);
+  CoarseShare share{ranks, {}, coarse_entries(layers)};
+  for (std::uint32_t i = 0; i < layers.grains.size(); ++i) share.keeps.push_back(layers.grains[i] % size == r);
+  std::vector<double> reached_here = reached;
+  for (std::size_t u = 0; u < units.size(); ++u)
+    if ((u + 1) % size != r) reached_here[u] = 0;
+  const std::vector<double> shared_scales = coarse_scales(layers, impulses, bodies, inverse_inertia, reached_here, &share);
   EXPECT_EQ(shared_scales, scales);
   std::vector<VelocityChange> shared_changes(layers.grains.size());
   const ContactWork shared_work = move_grains(layers, shared_scales, impulses, bodies, inverse_inertia, shared_changes, &share);
   EXPECT_EQ(shared_work.normal, work.normal);
   EXPECT_EQ(shared_work.friction, work.friction);
   EXPECT_NE(work.normal, 0.0);
-  for (std::uint32_t i = 0; i < layers.grains.size(); ++i)
-    if (share.holds[i]) {
-      EXPECT_EQ(bodies[layers.grains[i]].velocity, alone[layers.grains[i]].velocity) << "grain " << layers.grains[i];
-      EXPECT_EQ(bodies[layers.grains[i]].angular_velocity, alone[layers.grains[i]].angular_velocity) << "grain " << layers.grains[i];
-    }
+  for (std::uint32_t i = 0; i < layers.grains.size(); ++i) {
+    EXPECT_EQ(bodies[layers.grains[i]].velocity, alone[layers.grains[i]].velocity) << "grain " << layers.grains[i];
+    EXPECT_EQ(bodies[layers.grains[i]].angular_velocity, alone[layers.grains[i]].angular_velocity) << "grain " << layers.grains[i];
+  }
 }
 
 }  // namespace
