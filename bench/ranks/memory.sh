@@ -12,6 +12,7 @@ ranks=${1:?usage: memory.sh R CASE.yaml [options]}
 shift
 root=$(cd "$(dirname "$0")/../.." && pwd)
 solve=$(realpath "${BUILD_DIR:-$root/build}")/bin/scree-solve
+solve_file=$(realpath "$solve")  # what /proc/PID/exe names
 export OMP_NUM_THREADS=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 if [[ $ranks == 1 ]]; then "$solve" "$@" > /dev/null 2>&1 &
 else mpirun -np "$ranks" --oversubscribe "$solve" "$@" > /dev/null 2>&1 &
@@ -20,7 +21,8 @@ launcher=$!
 declare -A rss pss
 while kill -0 $launcher 2>/dev/null; do
   for p in $(pgrep -f "bin/scree-solve" || true); do
-    [[ $(cat /proc/$p/comm 2>/dev/null) == mpirun ]] && continue
+    # The solver's processes alone: not mpirun, nor a shell whose command line names it.
+    [[ $(readlink /proc/$p/exe 2>/dev/null) == "$solve_file" ]] || continue
     read -r r s < <(awk '/^Rss:/ {r = $2} /^Pss:/ {s = $2} END {print r, s}' /proc/$p/smaps_rollup 2>/dev/null) || continue
     [[ -n $r ]] || continue
     (( ${rss[$p]:-0} < r )) && rss[$p]=$r

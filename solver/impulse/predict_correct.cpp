@@ -210,7 +210,7 @@ void solve_by_impulses(World& world, const StepSettings& settings, std::vector<R
     RestingSettings this_sweep = resting_settings;
     if (sweep > 0) this_sweep.passes_per_layer = (resting_settings.passes_per_layer + 1) / 2;
     if (share) {
-      const RestingTotals totals = rest_across_ranks(world, is_static, impulses, resting, resting_bodies, share->owned,
+      const RestingTotals totals = rest_across_ranks(world, is_static, impulses, std::move(resting), resting_bodies, share->owned,
                                                      share->halo, share->ranks, this_sweep, report.times);
       totals.book(world, report);
       report.passes = std::max(report.passes, totals.passes);

@@ -392,6 +392,7 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, std::v
     corrections.back().velocity = vec(g->correction);
     corrections.back().angular_velocity = vec(g->angular_correction);
   }
+  grains = {};  // the parts' grains are let go before the solve (below)
   // The local world names the grains and holds the walls and the terrain, all that the solve's
   // books read of it (solve_resting_islands()); the bodies are `posed`, not copied into it.
   const std::size_t n = local.id.size(), statics_from = world.grain_count();
@@ -446,8 +447,9 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, std::v
   for (const Face& face : faces) point_count += face.record->points;
   resting.faces.reserve(faces.size());
   resting.points.reserve(point_count);
-  std::vector<const Face*> face_of_point;  // as built
-  face_of_point.reserve(point_count);
+  std::vector<std::uint32_t> point_part;  // by point as built: the part it came in
+  point_part.reserve(point_count);
+  std::vector<std::size_t> part_points(parts.size(), 0);
   SharedIslands shared{ranks, {}, {}, {}, {}, {}};
   shared.big_of_point.reserve(point_count);
   std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> big_units(big.size());  // by big island, its units here
@@ -457,8 +459,9 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, std::v
     resting.faces.push_back({vec(r.normal), vec(r.tangent), r.friction, face.a, face.b, r.plane});
     if (r.big != SharedIslands::none && (big_units[r.big].empty() || big_units[r.big].back() != std::pair{face.a, face.b}))
       big_units[r.big].emplace_back(face.a, face.b);
+    part_points[face.part] += r.points;
     for (std::uint32_t k = 0; k < r.points; ++k) {
-      face_of_point.push_back(&face);
+      point_part.push_back(face.part);
       shared.big_of_point.push_back(r.big);
       const PointRecord& q = face.points[k];
       RestingPoint& p = resting.points.emplace_back();
@@ -490,29 +493,45 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, std::v
   RestingImpulses store(std::move(last));
   store.update(now.size(), [&](std::size_t k) { return now[k].first; }, [&](std::size_t k) { return now[k].second; });
 
-  // Read into the faces, points, bodies and store: let go before the solve's peak (the faces
-  // and grains stay for the replies).
-  for (Part& part : parts) {
-    part.points = {};
-    part.entries = {};
+  // Read into the faces, points, bodies and store: the parts are let go before the solve's
+  // peak, but for whom each came from and which grains it sent, whose new state goes back.
+  std::vector<int> senders;
+  std::vector<std::vector<std::uint32_t>> part_grains(parts.size());  // by part, bodies here
+  for (std::size_t k = 0; k < parts.size(); ++k) {
+    senders.push_back(parts[k].sender);
+    for (const GrainState& g : parts[k].grains) part_grains[k].push_back(index_of.at(g.id));
+    parts[k] = Part{parts[k].sender, {}, {}, {}, {}};
   }
+  faces = {};
+  now = {};
   RestingBodies local_bodies(posed, corrections);
   RestingTotals totals = solve_resting_islands(local, is_static, store, resting, local_bodies, settings, times, &shared);
 
+  // The replies, each made as what it is made of is let go: a rank's heap peaked here, with
+  // the solve's books still held (docs/benchmarks.md, "Memory of the dense flow").
+  store = RestingImpulses();
+  decltype(index_of)().swap(index_of);
+  shared.big_of_point = {};
+  shared.sharers = {};
   // Each point's impulse to the rank that sent it, as the store keeps it (single precision).
-  std::vector<std::vector<EntryRecord>> set(parts.size());
-  for (std::size_t k = 0; k < face_of_point.size(); ++k) {
-    const std::uint32_t at = shared.placed[k];
-    const FaceRecord& r = *face_of_point[k]->record;
-    const RestingImpulses::Impulse impulse = resting.impulse(resting.points[at]).cast<float>();
-    set[face_of_point[k]->part].push_back({r.a, r.b, r.b_static, 1, r.plane, resting.points[at].node, {impulse.x(), impulse.y(), impulse.z()}});
+  std::vector<std::vector<EntryRecord>> set(senders.size());
+  for (std::size_t k = 0; k < senders.size(); ++k) set[k].reserve(part_points[k]);
+  for (std::size_t k = 0; k < point_part.size(); ++k) {
+    const RestingPoint& p = resting.points[shared.placed[k]];
+    const RestingFace& face = resting.faces[p.face];
+    const BodyName b = names.name(face.b);
+    const RestingImpulses::Impulse impulse = resting.impulse(p).cast<float>();
+    set[point_part[k]].push_back({local.id[face.a], b.id, b.is_static, 1, face.plane, p.node, {impulse.x(), impulse.y(), impulse.z()}});
   }
-  for (std::size_t k = 0; k < parts.size(); ++k) {
-    Reply& reply = replies[parts[k].sender];  // one part a sender
-    for (const GrainState& g : parts[k].grains) {
-      const std::uint32_t i = names.index(g.id);
+  resting = RestingContacts();
+  point_part = {};
+  shared.placed = {};
+  for (std::size_t k = 0; k < senders.size(); ++k) {
+    Reply& reply = replies[senders[k]];  // one part a sender
+    reply.solved.reserve(part_grains[k].size());
+    for (const std::uint32_t i : part_grains[k]) {
       if (!shared.reports[i]) continue;
-      Solved s{g.id, {}, {}, {}, {}};
+      Solved s{local.id[i], {}, {}, {}, {}};
       put(posed[i].velocity, s.velocity);
       put(posed[i].angular_velocity, s.angular_velocity);
       put(corrections[i].velocity, s.correction);
@@ -527,7 +546,7 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, std::v
 }  // namespace
 
 RestingTotals rest_across_ranks(const World& world, const std::vector<bool>& is_static, RestingImpulses& impulses,
-                                const RestingContacts& resting, RestingBodies& bodies, const std::vector<char>& owned,
+                                RestingContacts&& resting, RestingBodies& bodies, const std::vector<char>& owned,
                                 const Halo& halo, const Ranks& ranks, RestingSettings settings, PhaseTimes& times) {
   const PhaseRemainder sharing(times, Phase::ranks);
   RestingTotals totals(world.walls.size());
@@ -559,12 +578,18 @@ RestingTotals rest_across_ranks(const World& world, const std::vector<bool>& is_
       else if (int(r) == ranks.rank()) parts.push_back(std::move(to_solvers[r]));
       else outgoing.emplace_back(int(r), to_solvers[r].bytes());
   }
+  // The sweep's faces and points are in the parts now: let go before the solve holds its own
+  // (a rank's share of a dense flow's points, docs/benchmarks.md, "Memory of the dense flow").
+  resting = RestingContacts();
   for (const auto& [sender, bytes] : ranks.send_to_any(outgoing)) parts.push_back(Part::read(sender, bytes));
+  outgoing.clear();
   std::map<int, Reply> replies;
   if (!parts.empty() || !big.empty()) totals = solve_here(world, bodies, parts, big, strips, settings, times, ranks, replies);
-  outgoing.clear();
-  for (const auto& [rank, reply] : replies)
-    if (rank != ranks.rank()) outgoing.emplace_back(rank, std::move(Parcel().put(reply.solved).put(reply.set)).bytes());
+  for (auto& [rank, reply] : replies)
+    if (rank != ranks.rank()) {
+      outgoing.emplace_back(rank, std::move(Parcel().put(reply.solved).put(reply.set)).bytes());
+      reply = Reply();  // its bytes hold it now
+    }
 
   // The new state and impulses to the ranks that sent them, on to the grains' owners.
   const BodyNames names{world};

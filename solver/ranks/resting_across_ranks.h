@@ -16,14 +16,15 @@
 namespace scree::solver {
 
 // Every rank calls it with the resting contacts it built of its part of the search (faces in
-// the order found, each with its points, not in solve order), `impulses` its store (whose
+// the order found, each with its points, not in solve order), which it lets go once they are
+// parts for the islands' solvers, before the solve's peak of memory; `impulses` its store (whose
 // entries of grains it owns are the ones that count), `bodies` on its world's posed bodies and
 // corrections (the halo's as their owners' bit for bit), `owned` and `halo` as share_grains()
 // left them. Afterwards every held grain's velocities and corrections, and the owned grains'
 // impulses, are what one process's rest() over all the faces gives; returns every rank's
 // totals, on every rank.
 RestingTotals rest_across_ranks(const World& world, const std::vector<bool>& is_static, RestingImpulses& impulses,
-                                const RestingContacts& resting, RestingBodies& bodies, const std::vector<char>& owned,
+                                RestingContacts&& resting, RestingBodies& bodies, const std::vector<char>& owned,
                                 const Halo& halo, const Ranks& ranks, RestingSettings settings, PhaseTimes& times);
 
 }  // namespace scree::solver

@@ -13,7 +13,7 @@ std::vector<std::uint32_t> cut_strips(std::span<const std::uint64_t> tile_points
   std::uint64_t before = 0;
   std::uint32_t t = 0;
   for (std::uint64_t r = 0; r < rank_count; ++r) {
-    while (t < tile_points.size() && before * rank_count < total * r) before += tile_points[t++];
+    while (t < tile_points.size() && (2 * before + tile_points[t]) * rank_count < 2 * total * r) before += tile_points[t++];
     cut.push_back(t);
   }
   cut.push_back(std::uint32_t(tile_points.size()));

@@ -19,8 +19,9 @@ namespace scree::solver {
 
 // Where a phase's tiles, in order, are cut into one strip a rank (`ranks` of them), given
 // each tile's points: rank r's strip is tiles cut[r] .. cut[r + 1] (of `tile_points`), cut
-// where the points before it pass r / ranks of the phase's: strips across x (tiles lie by
-// column), so that a rank's tiles are neighbours.
+// at the tile's edge nearest to r / ranks of the phase's points (a tile goes to the strip that
+// holds its middle; giving the earlier strip every tile the mark falls in left rank 0 the most
+// work): strips across x (tiles lie by column), so that a rank's tiles are neighbours.
 std::vector<std::uint32_t> cut_strips(std::span<const std::uint64_t> tile_points, int ranks);
 
 // By body: the other ranks whose tiles move it, each with the phases it does so in (bit f:

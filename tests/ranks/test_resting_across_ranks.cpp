@@ -75,7 +75,7 @@ Booked sweep(World& w, std::vector<RigidBody>& corrections, const SearchShare* s
   build_resting_contacts(w, found.faces, found.points, collides, bodies, is_static, dt, 0.6, share == nullptr, resting);
   PhaseTimes times;
   const RestingTotals totals =
-      share ? rest_across_ranks(w, is_static, w.resting_impulses, resting, bodies, share->owned, *halo, ranks, settings(), times)
+      share ? rest_across_ranks(w, is_static, w.resting_impulses, std::move(resting), bodies, share->owned, *halo, ranks, settings(), times)
             : solve_resting_islands(w, is_static, w.resting_impulses, resting, bodies, settings(), times);
   for (std::size_t i = 0; i < w.grain_count(); ++i) {
     w.bodies[i].velocity = posed[i].velocity;

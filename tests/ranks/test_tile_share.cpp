@@ -100,6 +100,18 @@ struct Row {
   }
 };
 
+// A strip ends at the tile edge nearest its share of the points: a tile goes to the strip that
+// holds its middle, not always to the earlier one (which gave rank 0 the most work).
+TEST(CutStrips, EachStripEndsAtTheEdgeNearestItsShare) {
+  using Cut = std::vector<std::uint32_t>;
+  EXPECT_EQ(cut_strips(std::vector<std::uint64_t>{5, 5, 5, 5}, 2), (Cut{0, 2, 4}));
+  EXPECT_EQ(cut_strips(std::vector<std::uint64_t>{4, 4, 1, 1}, 2), (Cut{0, 1, 4}));  // 4 | 6, not 8 | 2
+  EXPECT_EQ(cut_strips(std::vector<std::uint64_t>{1, 1, 4, 4}, 2), (Cut{0, 3, 4}));  // 6 | 4
+  EXPECT_EQ(cut_strips(std::vector<std::uint64_t>{3, 3, 3}, 3), (Cut{0, 1, 2, 3}));
+  EXPECT_EQ(cut_strips(std::vector<std::uint64_t>{9}, 3), (Cut{0, 0, 1, 1}));  // the middle rank's
+  EXPECT_EQ(cut_strips(std::vector<std::uint64_t>{}, 2), (Cut{0, 0, 0}));
+}
+
 TEST(TileShare, EachTileHasOneRankAndEachBodyOneReporter) {
   const Ranks ranks = Ranks::world();
   const Row row;
