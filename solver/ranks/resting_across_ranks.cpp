@@ -247,14 +247,39 @@ class StripRanks {
   std::vector<std::uint32_t> face_tile_;    // by face: its tile, none if not of a big island
 };
 
+// A face this rank solves itself, left where the sweep found it (its points
+// resting.points[first .. end)) for the local island to take in place (solve_here): a rank
+// solves 98 % of the points it finds, and their records beside the island made of them were
+// a tenth of its heap's peak (docs/benchmarks.md, "A rank lets go as it goes").
+struct OwnFace {
+  decltype(FaceRecord().order()) order;
+  std::uint32_t face, first, end, big;
+};
+
+FaceRecord face_record(const BodyNames& names, const RestingFace& face, std::uint32_t seq, std::uint32_t points, std::uint32_t big) {
+  const BodyName b = names.name(face.b);
+  FaceRecord record{names.world.id[face.a], b.id, b.is_static, seq, face.plane, points, big, {}, {}, face.friction};
+  put(face.normal, record.normal);
+  put(face.tangent, record.tangent);
+  return record;
+}
+
+void add_face(Part& part, const FaceRecord& record, const RestingPoint* points) {
+  part.faces.push_back(record);
+  for (const RestingPoint* p = points; p != points + record.points; ++p)
+    part.points.push_back({p->node, {p->arm.x(), p->arm.y(), p->arm.z()}, {p->k_nn, p->k_n1, p->k_n2, p->k_11, p->k_12, p->k_22}, p->touch});
+}
+
 // What this rank sends each island's solver: its faces with their points and bodies, and the
 // store's entries of the grains it owns there. A big island's go to the ranks that solve it
 // together (docs/parallel.md, "A big island across ranks"): each face with its points, its
-// warm starts and its grains to the rank whose strip holds its tile (`strips`).
+// warm starts and its grains to the rank whose strip holds its tile (`strips`). The faces this
+// rank solves itself are listed in `own`, not made into records (where they lie in one
+// process's order already, as the search finds them; else they are records too).
 std::vector<Part> parts_for_solvers(const World& world, const RestingImpulses& impulses, const RestingContacts& resting,
                                     const RestingBodies& bodies, const std::vector<char>& owned,
                                     const std::vector<IslandLabel>& labels, const std::set<std::uint64_t>& big,
-                                    const StripRanks& strips, const Ranks& ranks) {
+                                    const StripRanks& strips, const Ranks& ranks, std::vector<OwnFace>& own) {
   const BodyNames names{world};
   const std::size_t n = world.grain_count(), rank_count = std::size_t(ranks.size());
   std::vector<Part> parts(rank_count, Part{ranks.rank(), {}, {}, {}, {}});
@@ -273,21 +298,22 @@ std::vector<Part> parts_for_solvers(const World& world, const RestingImpulses& i
     const bool same_pair = f > 0 && std::minmax(resting.faces[f - 1].a, resting.faces[f - 1].b) == std::minmax(face.a, face.b);
     seq = same_pair ? seq + 1 : 0;
     if (end == next_point) continue;  // a face that collides: no points
-    const BodyName b = names.name(face.b);
     const std::size_t solver =
         std::size_t(big_of[face.a] == SharedIslands::none ? int(labels[face.a].owner) : strips.rank_of_face(std::uint32_t(f)));
-    Part& part = parts[solver];
-    FaceRecord& record = part.faces.emplace_back(
-        FaceRecord{names.world.id[face.a], b.id, b.is_static, seq, face.plane, std::uint32_t(end - next_point), big_of[face.a], {}, {}, face.friction});
-    put(face.normal, record.normal);
-    put(face.tangent, record.tangent);
+    const FaceRecord record = face_record(names, face, seq, std::uint32_t(end - next_point), big_of[face.a]);
     need[face.a * rank_count + solver] = 1;
-    if (!b.is_static) need[face.b * rank_count + solver] = 1;
-    for (std::size_t k = next_point; k < end; ++k) {
-      const RestingPoint& p = resting.points[k];
-      part.points.push_back({p.node, {p.arm.x(), p.arm.y(), p.arm.z()}, {p.k_nn, p.k_n1, p.k_n2, p.k_11, p.k_12, p.k_22}, p.touch});
-    }
+    if (!record.b_static) need[face.b * rank_count + solver] = 1;
+    if (int(solver) == ranks.rank())
+      own.push_back({record.order(), std::uint32_t(f), std::uint32_t(next_point), std::uint32_t(end), record.big});
+    else
+      add_face(parts[solver], record, resting.points.data() + next_point);
     next_point = end;
+  }
+  if (!std::is_sorted(own.begin(), own.end(), [](const OwnFace& x, const OwnFace& y) { return x.order < y.order; })) {
+    for (const OwnFace& o : own)
+      add_face(parts[std::size_t(ranks.rank())], face_record(names, resting.faces[o.face], std::get<3>(o.order), o.end - o.first, o.big),
+               resting.points.data() + o.first);
+    own.clear();
   }
   for (std::uint32_t i = 0; i < n; ++i)
     for (std::size_t solver = 0; solver < rank_count; ++solver)
@@ -370,9 +396,10 @@ BodySharers sharers_of(const std::vector<std::vector<std::pair<std::uint32_t, st
 // then the world's static bodies), by the rest() one process runs, the big islands with the
 // other ranks (every rank calls it where there are big islands); returns the totals and, by
 // sender, the new state of the grains it sent (of a big island, those this rank reports,
-// SharedIslands::reports) and the impulses of the points it sent.
+// SharedIslands::reports) and the impulses of the points it sent. This rank's own faces and
+// points (`own` of `sweep`, its resting contacts) become the local island's in place.
 RestingTotals solve_here(const World& world, const RestingBodies& bodies, std::vector<Part>& parts,
-                         const std::set<std::uint64_t>& big, const StripRanks& strips, const RestingSettings& settings,
+                         RestingContacts&& sweep, const std::vector<OwnFace>& own, const std::set<std::uint64_t>& big, const StripRanks& strips, const RestingSettings& settings,
                          PhaseTimes& times, const Ranks& ranks, std::map<int, Reply>& replies) {
   std::vector<const GrainState*> grains;
   for (const Part& part : parts)
@@ -415,7 +442,8 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, std::v
     return at == index_of.end() ? absent : at->second;
   };
 
-  // The faces in one process's order, each with its points, its bodies and where it came from.
+  // The others' faces in one process's order, each with its points, its bodies and where it
+  // came from.
   struct Face {
     decltype(FaceRecord().order()) order;
     const FaceRecord* record;
@@ -442,31 +470,65 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, std::v
     for (std::size_t k = 0; k + width + 1 < part_start.size(); k += 2 * width)
       std::inplace_merge(faces.begin() + std::ptrdiff_t(part_start[k]), faces.begin() + std::ptrdiff_t(part_start[k + width]),
                          faces.begin() + std::ptrdiff_t(part_start[std::min(k + 2 * width, part_start.size() - 1)]), before);
-  RestingContacts resting;
-  std::size_t point_count = 0;
-  for (const Face& face : faces) point_count += face.record->points;
-  resting.faces.reserve(faces.size());
-  resting.points.reserve(point_count);
-  std::vector<std::uint32_t> point_part;  // by point as built: the part it came in
-  point_part.reserve(point_count);
-  std::vector<std::size_t> part_points(parts.size(), 0);
-  SharedIslands shared{ranks, {}, {}, {}, {}, {}};
-  shared.big_of_point.reserve(point_count);
-  std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> big_units(big.size());  // by big island, its units here
-  for (const Face& face : faces) {
-    const std::uint32_t index = std::uint32_t(resting.faces.size());
+
+  // The local island in the sweep's own arrays: its own faces and points moved to their front
+  // (in their order, which is one process's), their bodies named here; then, from the back,
+  // the others' faces merged in between them, each own face moved back as far as the others'
+  // before it need (docs/benchmarks.md, "A rank lets go as it goes").
+  RestingContacts resting = std::move(sweep);
+  constexpr std::uint32_t none = SharedIslands::none;
+  std::uint32_t own_part = none;
+  for (std::size_t k = 0; k < parts.size(); ++k)
+    if (parts[k].sender == ranks.rank()) own_part = std::uint32_t(k);
+  const BodyNames world_names{world};
+  std::vector<std::size_t> own_start{0};  // in the moved points, by own face
+  for (std::size_t k = 0; k < own.size(); ++k) {
+    RestingFace face = resting.faces[own[k].face];
+    const BodyName b = world_names.name(face.b);
+    face.a = held(world.id[face.a], 0);
+    face.b = held(b.id, b.is_static);
+    resting.faces[k] = face;  // k ≤ its place: nothing unread is written over
+    std::size_t at = own_start.back();
+    for (std::uint32_t p = own[k].first; p < own[k].end; ++p, ++at) {
+      RestingPoint& point = resting.points[at] = resting.points[p];
+      point.face = std::uint32_t(k);
+      point.stored = RestingImpulses::none;
+      point.held = Vec3::Zero();
+      point.push_impulse = 0;
+      point.change = point.direction = Eigen::Vector3f::Zero();
+    }
+    own_start.push_back(at);
+  }
+  std::size_t others_points = 0;
+  for (const Face& face : faces) others_points += face.record->points;
+  const std::size_t face_count = own.size() + faces.size(), point_count = own_start.back() + others_points;
+  resting.faces.resize(face_count);
+  resting.points.resize(point_count);
+  std::vector<std::uint32_t> face_part(face_count), face_big(face_count);
+  for (std::size_t at = face_count, point_at = point_count, i = own.size(), j = faces.size(); at-- > 0;) {
+    if (j == 0 || (i > 0 && own[i - 1].order > faces[j - 1].order)) {
+      --i;
+      const std::size_t count = own_start[i + 1] - own_start[i];
+      point_at -= count;
+      if (at != i) {
+        std::move_backward(resting.points.begin() + std::ptrdiff_t(own_start[i]), resting.points.begin() + std::ptrdiff_t(own_start[i + 1]),
+                           resting.points.begin() + std::ptrdiff_t(point_at + count));
+        resting.faces[at] = resting.faces[i];
+        for (std::size_t p = point_at; p < point_at + count; ++p) resting.points[p].face = std::uint32_t(at);
+      }
+      face_part[at] = own_part;
+      face_big[at] = own[i].big;
+      continue;
+    }
+    const Face& face = faces[--j];
     const FaceRecord& r = *face.record;
-    resting.faces.push_back({vec(r.normal), vec(r.tangent), r.friction, face.a, face.b, r.plane});
-    if (r.big != SharedIslands::none && (big_units[r.big].empty() || big_units[r.big].back() != std::pair{face.a, face.b}))
-      big_units[r.big].emplace_back(face.a, face.b);
-    part_points[face.part] += r.points;
+    point_at -= r.points;
+    resting.faces[at] = {vec(r.normal), vec(r.tangent), r.friction, face.a, face.b, r.plane};
     for (std::uint32_t k = 0; k < r.points; ++k) {
-      point_part.push_back(face.part);
-      shared.big_of_point.push_back(r.big);
       const PointRecord& q = face.points[k];
-      RestingPoint& p = resting.points.emplace_back();
+      RestingPoint& p = resting.points[point_at + k];
       p.node = q.node;
-      p.face = index;
+      p.face = std::uint32_t(at);
       p.arm = Eigen::Vector3f(q.arm[0], q.arm[1], q.arm[2]);
       p.stored = RestingImpulses::none;
       std::tie(p.k_nn, p.k_n1, p.k_n2, p.k_11, p.k_12, p.k_22) = std::tuple(q.k[0], q.k[1], q.k[2], q.k[3], q.k[4], q.k[5]);
@@ -474,6 +536,26 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, std::v
       p.held = Vec3::Zero();
       p.push_impulse = 0;
       p.change = p.direction = Eigen::Vector3f::Zero();
+    }
+    face_part[at] = face.part;
+    face_big[at] = r.big;
+  }
+  faces = {};
+  own_start = {};
+  std::vector<std::uint32_t> point_part;  // by point as built: the part it came in
+  point_part.reserve(point_count);
+  std::vector<std::size_t> part_points(parts.size(), 0);
+  SharedIslands shared{ranks, {}, {}, {}, {}, {}};
+  shared.big_of_point.reserve(point_count);
+  std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> big_units(big.size());  // by big island, its units here
+  for (std::size_t f = 0, p = 0; f < face_count; ++f) {
+    const RestingFace& face = resting.faces[f];
+    if (face_big[f] != none && (big_units[face_big[f]].empty() || big_units[face_big[f]].back() != std::pair{face.a, face.b}))
+      big_units[face_big[f]].emplace_back(face.a, face.b);
+    for (; p < point_count && resting.points[p].face == f; ++p) {
+      point_part.push_back(face_part[f]);
+      shared.big_of_point.push_back(face_big[f]);
+      ++part_points[face_part[f]];
     }
   }
   for (const std::uint64_t label : big) {
@@ -502,13 +584,12 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, std::v
     for (const GrainState& g : parts[k].grains) part_grains[k].push_back(index_of.at(g.id));
     parts[k] = Part{parts[k].sender, {}, {}, {}, {}};
   }
-  faces = {};
   now = {};
   RestingBodies local_bodies(posed, corrections);
   RestingTotals totals = solve_resting_islands(local, is_static, store, resting, local_bodies, settings, times, &shared);
 
   // The replies, each made as what it is made of is let go: a rank's heap peaked here, with
-  // the solve's books still held (docs/benchmarks.md, "Memory of the dense flow").
+  // the solve's books still held (docs/benchmarks.md, "A rank lets go as it goes").
   store = RestingImpulses();
   decltype(index_of)().swap(index_of);
   shared.big_of_point = {};
@@ -566,25 +647,27 @@ RestingTotals rest_across_ranks(const World& world, const std::vector<bool>& is_
   const std::vector<IslandLabel> labels = island_labels(world.id, links, halo, ranks);
   const std::set<std::uint64_t> big = big_islands(resting, labels, ranks);
 
-  // The parts to the islands' solvers: this rank's own kept as they are, the others' as bytes.
+  // The parts to the islands' solvers: this rank's own kept as it is (its faces and points left
+  // in the sweep's arrays, `own`), the others' as bytes.
   std::vector<Part> parts;
+  std::vector<OwnFace> own;
   std::vector<std::pair<int, Bytes>> outgoing;
   const StripRanks strips(resting, labels, big, is_static, bodies.velocities,
                           tile_width(settings.touching_reach, settings.largest_reach), ranks);
   {
-    std::vector<Part> to_solvers = parts_for_solvers(world, impulses, resting, bodies, owned, labels, big, strips, ranks);
+    std::vector<Part> to_solvers = parts_for_solvers(world, impulses, resting, bodies, owned, labels, big, strips, ranks, own);
     for (std::size_t r = 0; r < to_solvers.size(); ++r)
-      if (to_solvers[r].empty()) continue;
-      else if (int(r) == ranks.rank()) parts.push_back(std::move(to_solvers[r]));
-      else outgoing.emplace_back(int(r), to_solvers[r].bytes());
+      if (int(r) == ranks.rank()) {
+        if (!to_solvers[r].empty() || !own.empty()) parts.push_back(std::move(to_solvers[r]));
+      } else if (!to_solvers[r].empty()) {
+        outgoing.emplace_back(int(r), to_solvers[r].bytes());
+      }
   }
-  // The sweep's faces and points are in the parts now: let go before the solve holds its own
-  // (a rank's share of a dense flow's points, docs/benchmarks.md, "Memory of the dense flow").
-  resting = RestingContacts();
   for (const auto& [sender, bytes] : ranks.send_to_any(outgoing)) parts.push_back(Part::read(sender, bytes));
   outgoing.clear();
   std::map<int, Reply> replies;
-  if (!parts.empty() || !big.empty()) totals = solve_here(world, bodies, parts, big, strips, settings, times, ranks, replies);
+  if (!parts.empty() || !big.empty())
+    totals = solve_here(world, bodies, parts, std::move(resting), own, big, strips, settings, times, ranks, replies);
   for (auto& [rank, reply] : replies)
     if (rank != ranks.rank()) {
       outgoing.emplace_back(rank, std::move(Parcel().put(reply.solved).put(reply.set)).bytes());
