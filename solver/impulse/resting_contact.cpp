@@ -811,10 +811,7 @@ RestingPoint resting_point(const RestingFace& face, std::uint32_t face_index, co
   r.node = point.node;
   r.face = face_index;
   r.arm = point.arm;
-  r.stored = RestingImpulses::none;
-  r.held = Vec3::Zero();
-  r.push_impulse = 0;
-  r.change = r.direction = Eigen::Vector3f::Zero();
+  r.clear_solve_state();
   const Mat3 K = collision_matrix(a.inverse_mass, bodies.inverse_inertia[face.a], r.r_a(), b.inverse_mass,
                                   bodies.inverse_inertia[face.b], r.r_b(face, bodies.velocities));
   const ContactFrame frame = face.frame();

@@ -82,6 +82,13 @@ struct RestingPoint {
   Eigen::Vector3f direction;
 
   double normal_impulse() const { return held.x(); }
+  // Nothing accumulated and no place in the store: a point before its first pass.
+  void clear_solve_state() {
+    stored = RestingImpulses::none;
+    held = Vec3::Zero();
+    push_impulse = 0;
+    change = direction = Eigen::Vector3f::Zero();
+  }
   // The point from A's centroid, and from B's where `posed` puts the bodies of its face `f`.
   Vec3 r_a() const { return arm.cast<double>(); }
   Vec3 r_b(const RestingFace& f, const std::vector<RigidBody>& posed) const {

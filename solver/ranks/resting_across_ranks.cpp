@@ -248,12 +248,22 @@ class StripRanks {
 };
 
 // A face this rank solves itself, left where the sweep found it (its points
-// resting.points[first .. end)) for the local island to take in place (solve_here): a rank
-// solves 98 % of the points it finds, and their records beside the island made of them were
-// a tenth of its heap's peak (docs/benchmarks.md, "A rank lets go as it goes").
+// resting.points[first .. end)) for the local island to take in place (solve_here).
 struct OwnFace {
   decltype(FaceRecord().order()) order;
   std::uint32_t face, first, end, big;
+};
+
+// What this rank solves of what it holds, read where it lies rather than made into records: a
+// rank solves 98 % of the points it finds, and their records beside the island made of them
+// were a tenth of its heap's peak, its grains' and warm starts' another tenth
+// (docs/benchmarks.md, "A rank lets go as it goes" and "Its own part where it lies").
+struct OwnShare {
+  std::vector<OwnFace> faces;  // in one process's order (else they go as records)
+  std::vector<std::uint32_t> grains;  // the world's, in id order
+  std::vector<const RestingImpulses::Entry*> entries;  // of the rank's store
+
+  bool empty() const { return faces.empty() && grains.empty() && entries.empty(); }
 };
 
 FaceRecord face_record(const BodyNames& names, const RestingFace& face, std::uint32_t seq, std::uint32_t points, std::uint32_t big) {
@@ -273,13 +283,13 @@ void add_face(Part& part, const FaceRecord& record, const RestingPoint* points) 
 // What this rank sends each island's solver: its faces with their points and bodies, and the
 // store's entries of the grains it owns there. A big island's go to the ranks that solve it
 // together (docs/parallel.md, "A big island across ranks"): each face with its points, its
-// warm starts and its grains to the rank whose strip holds its tile (`strips`). The faces this
-// rank solves itself are listed in `own`, not made into records (where they lie in one
+// warm starts and its grains to the rank whose strip holds its tile (`strips`). What this rank
+// solves itself is listed in `own`, not made into records (its faces where they lie in one
 // process's order already, as the search finds them; else they are records too).
 std::vector<Part> parts_for_solvers(const World& world, const RestingImpulses& impulses, const RestingContacts& resting,
                                     const RestingBodies& bodies, const std::vector<char>& owned,
                                     const std::vector<IslandLabel>& labels, const std::set<std::uint64_t>& big,
-                                    const StripRanks& strips, const Ranks& ranks, std::vector<OwnFace>& own) {
+                                    const StripRanks& strips, const Ranks& ranks, OwnShare& own) {
   const BodyNames names{world};
   const std::size_t n = world.grain_count(), rank_count = std::size_t(ranks.size());
   std::vector<Part> parts(rank_count, Part{ranks.rank(), {}, {}, {}, {}});
@@ -304,36 +314,41 @@ std::vector<Part> parts_for_solvers(const World& world, const RestingImpulses& i
     need[face.a * rank_count + solver] = 1;
     if (!record.b_static) need[face.b * rank_count + solver] = 1;
     if (int(solver) == ranks.rank())
-      own.push_back({record.order(), std::uint32_t(f), std::uint32_t(next_point), std::uint32_t(end), record.big});
+      own.faces.push_back({record.order(), std::uint32_t(f), std::uint32_t(next_point), std::uint32_t(end), record.big});
     else
       add_face(parts[solver], record, resting.points.data() + next_point);
     next_point = end;
   }
-  if (!std::is_sorted(own.begin(), own.end(), [](const OwnFace& x, const OwnFace& y) { return x.order < y.order; })) {
-    for (const OwnFace& o : own)
+  if (!std::is_sorted(own.faces.begin(), own.faces.end(), [](const OwnFace& x, const OwnFace& y) { return x.order < y.order; })) {
+    for (const OwnFace& o : own.faces)
       add_face(parts[std::size_t(ranks.rank())], face_record(names, resting.faces[o.face], std::get<3>(o.order), o.end - o.first, o.big),
                resting.points.data() + o.first);
-    own.clear();
+    own.faces = {};
   }
   for (std::uint32_t i = 0; i < n; ++i)
     for (std::size_t solver = 0; solver < rank_count; ++solver)
-      if (need[i * rank_count + solver]) {
+      if (!need[i * rank_count + solver]) continue;
+      else if (int(solver) == ranks.rank()) own.grains.push_back(i);
+      else {
         GrainState& g = parts[solver].grains.emplace_back(GrainState{world.id[i], record_of(bodies.velocities[i]), {}, {}});
         put(bodies.corrections[i].velocity, g.correction);
         put(bodies.corrections[i].angular_velocity, g.angular_correction);
       }
+  auto send = [&](const RestingImpulses::Entry& entry, int solver) {
+    if (solver == ranks.rank()) own.entries.push_back(&entry);
+    else parts[std::size_t(solver)].entries.push_back(entry_record(names, entry.first, entry.second, impulses.set_this_step(entry)));
+  };
   for (std::uint32_t i = 0; i < n; ++i) {
     if (!owned[i]) continue;
     int strip = -1;  // of the last entry's unit: a unit's entries lie together (key order)
     for (const RestingImpulses::Entry* e = nullptr; const RestingImpulses::Entry& entry : impulses.of_grain(i)) {
-      const EntryRecord record = entry_record(names, entry.first, entry.second, impulses.set_this_step(entry));
       if (big_of[i] == SharedIslands::none) {
-        parts[std::size_t(labels[i].owner)].entries.push_back(record);
+        send(entry, int(labels[i].owner));
         continue;
       }
       if (!e || e->first.b != entry.first.b) strip = strips.rank_of(labels[i].id, i, entry.first.b);
       e = &entry;
-      if (strip >= 0) parts[std::size_t(strip)].entries.push_back(record);  // none where no point of the sweep is
+      if (strip >= 0) send(entry, strip);  // none where no point of the sweep is
     }
   }
   return parts;
@@ -396,11 +411,15 @@ BodySharers sharers_of(const std::vector<std::vector<std::pair<std::uint32_t, st
 // then the world's static bodies), by the rest() one process runs, the big islands with the
 // other ranks (every rank calls it where there are big islands); returns the totals and, by
 // sender, the new state of the grains it sent (of a big island, those this rank reports,
-// SharedIslands::reports) and the impulses of the points it sent. This rank's own faces and
-// points (`own` of `sweep`, its resting contacts) become the local island's in place.
-RestingTotals solve_here(const World& world, const RestingBodies& bodies, std::vector<Part>& parts,
-                         RestingContacts&& sweep, const std::vector<OwnFace>& own, const std::set<std::uint64_t>& big, const StripRanks& strips, const RestingSettings& settings,
-                         PhaseTimes& times, const Ranks& ranks, std::map<int, Reply>& replies) {
+// SharedIslands::reports) and the impulses of the points it sent. What this rank solves of its
+// own (`own`: its faces and points in `sweep`, its resting contacts; its grains in `bodies`;
+// its warm starts in `impulses`) is read where it lies, the faces and points taken in place.
+RestingTotals solve_here(const World& world, const RestingBodies& bodies, const RestingImpulses& impulses,
+                         std::vector<Part>& parts, RestingContacts&& sweep, OwnShare&& own, const std::set<std::uint64_t>& big,
+                         const StripRanks& strips, const RestingSettings& settings, PhaseTimes& times, const Ranks& ranks,
+                         std::map<int, Reply>& replies) {
+  // The grains, by id: the others' records, merged with this rank's own (a grain both hold is
+  // the same in each: a halo's copy is its owner's).
   std::vector<const GrainState*> grains;
   for (const Part& part : parts)
     for (const GrainState& g : part.grains) grains.push_back(&g);
@@ -410,16 +429,31 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, std::v
   World local;
   std::vector<RigidBody> posed, corrections;
   const std::size_t statics = bodies.velocities.size() - world.grain_count();
-  posed.reserve(grains.size() + statics);
-  corrections.reserve(grains.size() + statics);
-  for (const GrainState* g : grains) {
-    local.id.push_back(g->id);
-    posed.push_back(body_of(g->posed));
+  posed.reserve(grains.size() + own.grains.size() + statics);
+  corrections.reserve(grains.size() + own.grains.size() + statics);
+  auto add_grain = [&](std::uint64_t id, const BodyRecord& posed_record, const Vec3& correction, const Vec3& angular_correction) {
+    local.id.push_back(id);
+    posed.push_back(body_of(posed_record));
     corrections.push_back(posed.back());
-    corrections.back().velocity = vec(g->correction);
-    corrections.back().angular_velocity = vec(g->angular_correction);
+    corrections.back().velocity = correction;
+    corrections.back().angular_velocity = angular_correction;
+  };
+  std::vector<std::uint32_t> own_grains;  // by own.grains, bodies here
+  own_grains.reserve(own.grains.size());
+  for (std::size_t k = 0, j = 0; k < grains.size() || j < own.grains.size();) {
+    if (j < own.grains.size() && (k == grains.size() || world.id[own.grains[j]] <= grains[k]->id)) {
+      const std::uint32_t i = own.grains[j++];
+      if (k < grains.size() && grains[k]->id == world.id[i]) ++k;
+      own_grains.push_back(std::uint32_t(local.id.size()));
+      add_grain(world.id[i], record_of(bodies.velocities[i]), bodies.corrections[i].velocity,
+                bodies.corrections[i].angular_velocity);
+    } else {
+      const GrainState& g = *grains[k++];
+      add_grain(g.id, g.posed, vec(g.correction), vec(g.angular_correction));
+    }
   }
   grains = {};  // the parts' grains are let go before the solve (below)
+  own.grains = {};
   // The local world names the grains and holds the walls and the terrain, all that the solve's
   // books read of it (solve_resting_islands()); the bodies are `posed`, not copied into it.
   const std::size_t n = local.id.size(), statics_from = world.grain_count();
@@ -429,7 +463,7 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, std::v
   corrections.insert(corrections.end(), bodies.corrections.begin() + std::ptrdiff_t(statics_from), bodies.corrections.end());
   std::vector<bool> is_static(posed.size(), false);
   std::fill(is_static.begin() + std::ptrdiff_t(n), is_static.end(), true);
-  const BodyNames names{local};
+  const BodyNames names{local}, world_names{world};
   // A body by name: by a table of the ids, as every face and warm start asks (a search
   // through the ids each time was a tenth of the sharing, docs/benchmarks.md).
   constexpr std::uint32_t absent = ~std::uint32_t(0);
@@ -480,33 +514,29 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, std::v
   std::uint32_t own_part = none;
   for (std::size_t k = 0; k < parts.size(); ++k)
     if (parts[k].sender == ranks.rank()) own_part = std::uint32_t(k);
-  const BodyNames world_names{world};
   std::vector<std::size_t> own_start{0};  // in the moved points, by own face
-  for (std::size_t k = 0; k < own.size(); ++k) {
-    RestingFace face = resting.faces[own[k].face];
+  for (std::size_t k = 0; k < own.faces.size(); ++k) {
+    RestingFace face = resting.faces[own.faces[k].face];
     const BodyName b = world_names.name(face.b);
     face.a = held(world.id[face.a], 0);
     face.b = held(b.id, b.is_static);
     resting.faces[k] = face;  // k ≤ its place: nothing unread is written over
     std::size_t at = own_start.back();
-    for (std::uint32_t p = own[k].first; p < own[k].end; ++p, ++at) {
+    for (std::uint32_t p = own.faces[k].first; p < own.faces[k].end; ++p, ++at) {
       RestingPoint& point = resting.points[at] = resting.points[p];
       point.face = std::uint32_t(k);
-      point.stored = RestingImpulses::none;
-      point.held = Vec3::Zero();
-      point.push_impulse = 0;
-      point.change = point.direction = Eigen::Vector3f::Zero();
+      point.clear_solve_state();
     }
     own_start.push_back(at);
   }
   std::size_t others_points = 0;
   for (const Face& face : faces) others_points += face.record->points;
-  const std::size_t face_count = own.size() + faces.size(), point_count = own_start.back() + others_points;
+  const std::size_t face_count = own.faces.size() + faces.size(), point_count = own_start.back() + others_points;
   resting.faces.resize(face_count);
   resting.points.resize(point_count);
   std::vector<std::uint32_t> face_part(face_count), face_big(face_count);
-  for (std::size_t at = face_count, point_at = point_count, i = own.size(), j = faces.size(); at-- > 0;) {
-    if (j == 0 || (i > 0 && own[i - 1].order > faces[j - 1].order)) {
+  for (std::size_t at = face_count, point_at = point_count, i = own.faces.size(), j = faces.size(); at-- > 0;) {
+    if (j == 0 || (i > 0 && own.faces[i - 1].order > faces[j - 1].order)) {
       --i;
       const std::size_t count = own_start[i + 1] - own_start[i];
       point_at -= count;
@@ -517,7 +547,7 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, std::v
         for (std::size_t p = point_at; p < point_at + count; ++p) resting.points[p].face = std::uint32_t(at);
       }
       face_part[at] = own_part;
-      face_big[at] = own[i].big;
+      face_big[at] = own.faces[i].big;
       continue;
     }
     const Face& face = faces[--j];
@@ -530,18 +560,16 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, std::v
       p.node = q.node;
       p.face = std::uint32_t(at);
       p.arm = Eigen::Vector3f(q.arm[0], q.arm[1], q.arm[2]);
-      p.stored = RestingImpulses::none;
       std::tie(p.k_nn, p.k_n1, p.k_n2, p.k_11, p.k_12, p.k_22) = std::tuple(q.k[0], q.k[1], q.k[2], q.k[3], q.k[4], q.k[5]);
       p.touch = q.touch;
-      p.held = Vec3::Zero();
-      p.push_impulse = 0;
-      p.change = p.direction = Eigen::Vector3f::Zero();
+      p.clear_solve_state();
     }
     face_part[at] = face.part;
     face_big[at] = r.big;
   }
   faces = {};
   own_start = {};
+  own.faces = {};
   std::vector<std::uint32_t> point_part;  // by point as built: the part it came in
   point_part.reserve(point_count);
   std::vector<std::size_t> part_points(parts.size(), 0);
@@ -565,6 +593,13 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, std::v
   if (!big.empty()) shared.sharers = sharers_of(big_units, big, local.id, is_static, posed, strips, index_of, ranks);
   // The store of these grains: the last step's entries, then what this step set.
   std::vector<RestingImpulses::Entry> last, now;
+  for (const RestingImpulses::Entry* e : own.entries) {
+    const BodyName b = world_names.name(e->first.b);
+    const std::uint32_t a = held(world.id[e->first.a], 0), b_here = held(b.id, b.is_static);
+    if (a != absent && b_here != absent)
+      (impulses.set_this_step(*e) ? now : last).push_back({{a, b_here, e->first.plane, e->first.node}, e->second});
+  }
+  own.entries = {};
   for (const Part& part : parts)
     for (const EntryRecord& e : part.entries) {
       const std::uint32_t a = held(e.a, 0), b = held(e.b, e.b_static);
@@ -581,6 +616,7 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, std::v
   std::vector<std::vector<std::uint32_t>> part_grains(parts.size());  // by part, bodies here
   for (std::size_t k = 0; k < parts.size(); ++k) {
     senders.push_back(parts[k].sender);
+    if (k == own_part) part_grains[k] = std::move(own_grains);
     for (const GrainState& g : parts[k].grains) part_grains[k].push_back(index_of.at(g.id));
     parts[k] = Part{parts[k].sender, {}, {}, {}, {}};
   }
@@ -647,10 +683,11 @@ RestingTotals rest_across_ranks(const World& world, const std::vector<bool>& is_
   const std::vector<IslandLabel> labels = island_labels(world.id, links, halo, ranks);
   const std::set<std::uint64_t> big = big_islands(resting, labels, ranks);
 
-  // The parts to the islands' solvers: this rank's own kept as it is (its faces and points left
-  // in the sweep's arrays, `own`), the others' as bytes.
+  // The parts to the islands' solvers: what this rank solves of its own read where it lies
+  // (`own`: its faces and points in the sweep's arrays, its grains, its warm starts), the
+  // others' as bytes.
   std::vector<Part> parts;
-  std::vector<OwnFace> own;
+  OwnShare own;
   std::vector<std::pair<int, Bytes>> outgoing;
   const StripRanks strips(resting, labels, big, is_static, bodies.velocities,
                           tile_width(settings.touching_reach, settings.largest_reach), ranks);
@@ -667,7 +704,8 @@ RestingTotals rest_across_ranks(const World& world, const std::vector<bool>& is_
   outgoing.clear();
   std::map<int, Reply> replies;
   if (!parts.empty() || !big.empty())
-    totals = solve_here(world, bodies, parts, std::move(resting), own, big, strips, settings, times, ranks, replies);
+    totals = solve_here(world, bodies, impulses, parts, std::move(resting), std::move(own), big, strips, settings, times, ranks,
+                        replies);
   for (auto& [rank, reply] : replies)
     if (rank != ranks.rank()) {
       outgoing.emplace_back(rank, std::move(Parcel().put(reply.solved).put(reply.set)).bytes());
