@@ -570,6 +570,7 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, const 
   faces = {};
   own_start = {};
   own.faces = {};
+  for (Part& part : parts) part.faces = {}, part.points = {};  // in the island now
   std::vector<std::uint32_t> point_part;  // by point as built: the part it came in
   point_part.reserve(point_count);
   std::vector<std::size_t> part_points(parts.size(), 0);
