@@ -594,20 +594,18 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, const 
   if (!big.empty()) shared.sharers = sharers_of(big_units, big, local.id, is_static, posed, strips, index_of, ranks);
   // The store of these grains: the last step's entries, then what this step set.
   std::vector<RestingImpulses::Entry> last, now;
-  for (const RestingImpulses::Entry* e : own.entries) {
-    const BodyName b = world_names.name(e->first.b);
-    const std::uint32_t a = held(world.id[e->first.a], 0), b_here = held(b.id, b.is_static);
-    if (a != absent && b_here != absent)
-      (impulses.set_this_step(*e) ? now : last).push_back({{a, b_here, e->first.plane, e->first.node}, e->second});
-  }
+  // An entry by names, kept where both its bodies are here.
+  auto keep = [&](std::uint64_t a_id, const BodyName& b_name, std::int32_t plane, std::int32_t node,
+                  const RestingImpulses::Impulse& impulse, bool this_step) {
+    const std::uint32_t a = held(a_id, 0), b = held(b_name.id, b_name.is_static);
+    if (a != absent && b != absent) (this_step ? now : last).push_back({{a, b, plane, node}, impulse});
+  };
+  for (const RestingImpulses::Entry* e : own.entries)
+    keep(world.id[e->first.a], world_names.name(e->first.b), e->first.plane, e->first.node, e->second, impulses.set_this_step(*e));
   own.entries = {};
   for (const Part& part : parts)
-    for (const EntryRecord& e : part.entries) {
-      const std::uint32_t a = held(e.a, 0), b = held(e.b, e.b_static);
-      if (a == absent || b == absent) continue;
-      const RestingImpulses::Entry entry{{a, b, e.plane, e.node}, RestingImpulses::Impulse(e.impulse[0], e.impulse[1], e.impulse[2])};
-      (e.this_step ? now : last).push_back(entry);
-    }
+    for (const EntryRecord& e : part.entries)
+      keep(e.a, {e.b, e.b_static}, e.plane, e.node, RestingImpulses::Impulse(e.impulse[0], e.impulse[1], e.impulse[2]), e.this_step);
   RestingImpulses store(std::move(last));
   store.update(now.size(), [&](std::size_t k) { return now[k].first; }, [&](std::size_t k) { return now[k].second; });
 
