@@ -532,6 +532,10 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, const 
   std::size_t others_points = 0;
   for (const Face& face : faces) others_points += face.record->points;
   const std::size_t face_count = own.faces.size() + faces.size(), point_count = own_start.back() + others_points;
+  // Grown to their size exactly: a resize past their capacity would double them, at a rank's
+  // peak (docs/benchmarks.md, "Arrays at their size").
+  resting.faces.reserve(face_count);
+  resting.points.reserve(point_count);
   resting.faces.resize(face_count);
   resting.points.resize(point_count);
   std::vector<std::uint32_t> face_part(face_count), face_big(face_count);
