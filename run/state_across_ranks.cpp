@@ -218,9 +218,7 @@ OwnContacts contacts_of_own_grains(const formats::StateReader& in, std::span<con
   const auto owners_to = by_keeper(owners, ranks), named_to = by_keeper(named_b, ranks);
   std::vector<std::pair<int, solver::Bytes>> sent;
   for (std::size_t r = 0; r < rows.size(); ++r) {
-    solver::Parcel parcel;
-    parcel.put(owners_to[r]).put(rows[r]).put(named_to[r]);
-    sent.emplace_back(int(r), std::move(parcel).bytes());
+    sent.emplace_back(int(r), solver::Parcel::of(owners_to[r], rows[r], named_to[r]));
   }
   std::vector<IdEntry> owner_of;
   std::vector<Row> kept_rows;

@@ -33,6 +33,17 @@ class Parcel {
   }
   // Room for `bytes` more, so that the puts to come do not grow it by doubling.
   void reserve(std::size_t bytes) { bytes_.reserve(bytes_.size() + bytes); }
+  // The bytes of the arrays put in this order, made at their size: put by put, an array
+  // after the first grew the message by doubling, which then stood at up to twice its size
+  // beside the arrays at a rank's peak of memory (docs/benchmarks.md, "Held no longer than
+  // read").
+  template <class... T>
+  static Bytes of(const std::vector<T>&... arrays) {
+    Parcel parcel;
+    parcel.reserve(((sizeof(std::uint64_t) + arrays.size() * sizeof(T)) + ...));
+    (parcel.put(arrays), ...);
+    return std::move(parcel).bytes();
+  }
   const Bytes& bytes() const& { return bytes_; }
   Bytes bytes() && { return std::move(bytes_); }  // handed over, not copied
   bool empty() const { return bytes_.empty(); }  // nothing put, not even an empty array

@@ -82,7 +82,7 @@ struct Part {
   std::vector<EntryRecord> entries;
 
   bool empty() const { return faces.empty() && entries.empty(); }
-  Bytes bytes() const { return std::move(Parcel().put(faces).put(points).put(grains).put(entries)).bytes(); }
+  Bytes bytes() const { return Parcel::of(faces, points, grains, entries); }
   static Part read(int sender, const Bytes& bytes) {
     ParcelReader in(bytes);  // in the order written: a braced list's items are read in order
     return {sender, in.take<FaceRecord>(), in.take<PointRecord>(), in.take<GrainState>(), in.take<EntryRecord>()};
@@ -183,12 +183,24 @@ class StripRanks {
       if (kept > 0 && mine[kept - 1].tile == c.tile) mine[kept - 1].points += c.points;
       else mine[kept++] = c;
     mine.resize(kept);
+    // Every rank's tiles, held by each rank through its islands' setup: made at their size
+    // (docs/benchmarks.md, "Held no longer than read").
     std::vector<Count> all;
-    for (const Bytes& bytes : ranks.gather_all(to_bytes(std::span<const Count>(mine)))) {
-      const std::vector<Count> counts = from_bytes<Count>(bytes);
-      all.insert(all.end(), counts.begin(), counts.end());
+    {
+      const std::vector<Bytes> every = ranks.gather_all(to_bytes(std::span<const Count>(mine)));
+      std::size_t count = 0;
+      for (const Bytes& bytes : every) count += bytes.size() / sizeof(Count);
+      all.reserve(count);
+      for (const Bytes& bytes : every) {
+        const std::vector<Count> counts = from_bytes<Count>(bytes);
+        all.insert(all.end(), counts.begin(), counts.end());
+      }
     }
     std::sort(all.begin(), all.end(), [](const Count& x, const Count& y) { return x.tile < y.tile; });
+    std::size_t distinct = 0;
+    for (std::size_t k = 0; k < all.size(); ++k) distinct += k == 0 || all[k - 1].tile != all[k].tile;
+    tiles_.reserve(distinct);
+    points_.reserve(distinct);
     for (const Count& c : all)
       if (!tiles_.empty() && tiles_.back().first == c.tile) points_.back() += c.points;
       else tiles_.emplace_back(c.tile, -1), points_.push_back(c.points);
@@ -223,6 +235,14 @@ class StripRanks {
     return at == none ? -1 : tiles_[at].second;
   }
   double width() const { return width_; }
+  // Lets go of the tiles once the parts and the sharers are made, before the islands' solve:
+  // every rank's tiles of every big island, at a rank's peak of memory (docs/benchmarks.md,
+  // "Held no longer than read"). It answers −1 for every face and tile afterwards.
+  void let_go() {
+    tiles_ = {};
+    points_ = {};
+    face_tile_ = {};
+  }
 
  private:
   struct Key {
@@ -414,9 +434,10 @@ BodySharers sharers_of(const std::vector<std::vector<std::pair<std::uint32_t, st
 // SharedIslands::reports) and the impulses of the points it sent. What this rank solves of its
 // own (`own`: its faces and points in `sweep`, its resting contacts; its grains in `bodies`;
 // its warm starts in `impulses`) is read where it lies, the faces and points taken in place.
+// `strips` is let go once this rank's sharers are known.
 RestingTotals solve_here(const World& world, const RestingBodies& bodies, const RestingImpulses& impulses,
                          std::vector<Part>& parts, RestingContacts&& sweep, OwnShare&& own, const std::set<std::uint64_t>& big,
-                         const StripRanks& strips, const RestingSettings& settings, PhaseTimes& times, const Ranks& ranks,
+                         StripRanks& strips, const RestingSettings& settings, PhaseTimes& times, const Ranks& ranks,
                          std::map<int, Reply>& replies) {
   // The grains, by id: the others' records, merged with this rank's own (a grain both hold is
   // the same in each: a halo's copy is its owner's).
@@ -596,6 +617,10 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, const 
     shared.label_bodies.push_back(at == index_of.end() ? SharedIslands::none : at->second);
   }
   if (!big.empty()) shared.sharers = sharers_of(big_units, big, local.id, is_static, posed, strips, index_of, ranks);
+  strips.let_go();
+  big_units = {};
+  face_part = {};
+  face_big = {};
   // The store of these grains: the last step's entries, then what this step set.
   std::vector<RestingImpulses::Entry> last, now;
   // An entry by names, kept where both its bodies are here.
@@ -672,18 +697,22 @@ RestingTotals rest_across_ranks(const World& world, const std::vector<bool>& is_
   RestingTotals totals(world.walls.size());
   if (ranks.max(resting.points.empty() ? 0.0 : 1.0) == 0) return totals;
   const std::size_t n = world.grain_count();
-  // The islands, and the tiles' width over every rank's faces (tiles.h).
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> links, units;
-  for (std::size_t f = 0, k = 0; f < resting.faces.size(); ++f) {
-    const RestingFace& face = resting.faces[f];
-    const bool has_points = k < resting.points.size() && resting.points[k].face == f;
-    while (k < resting.points.size() && resting.points[k].face == f) ++k;
-    if (!has_points) continue;
-    units.emplace_back(face.a, face.b);
-    if (!is_static[face.b]) links.emplace_back(face.a, face.b);
-  }
-  settings.touching_reach = ranks.max(farthest_touching(units, is_static, bodies.velocities));
-  const std::vector<IslandLabel> labels = island_labels(world.id, links, halo, ranks);
+  // The islands, and the tiles' width over every rank's faces (tiles.h); the faces' bodies
+  // listed for these alone, not held through the solve (docs/benchmarks.md, "Held no longer
+  // than read").
+  const std::vector<IslandLabel> labels = [&] {
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> links, units;
+    for (std::size_t f = 0, k = 0; f < resting.faces.size(); ++f) {
+      const RestingFace& face = resting.faces[f];
+      const bool has_points = k < resting.points.size() && resting.points[k].face == f;
+      while (k < resting.points.size() && resting.points[k].face == f) ++k;
+      if (!has_points) continue;
+      units.emplace_back(face.a, face.b);
+      if (!is_static[face.b]) links.emplace_back(face.a, face.b);
+    }
+    settings.touching_reach = ranks.max(farthest_touching(units, is_static, bodies.velocities));
+    return island_labels(world.id, links, halo, ranks);
+  }();
   const std::set<std::uint64_t> big = big_islands(resting, labels, ranks);
 
   // The parts to the islands' solvers: what this rank solves of its own read where it lies
@@ -692,7 +721,7 @@ RestingTotals rest_across_ranks(const World& world, const std::vector<bool>& is_
   std::vector<Part> parts;
   OwnShare own;
   std::vector<std::pair<int, Bytes>> outgoing;
-  const StripRanks strips(resting, labels, big, is_static, bodies.velocities,
+  StripRanks strips(resting, labels, big, is_static, bodies.velocities,
                           tile_width(settings.touching_reach, settings.largest_reach), ranks);
   {
     std::vector<Part> to_solvers = parts_for_solvers(world, impulses, resting, bodies, owned, labels, big, strips, ranks, own);
@@ -701,17 +730,26 @@ RestingTotals rest_across_ranks(const World& world, const std::vector<bool>& is_
         if (!to_solvers[r].empty() || !own.empty()) parts.push_back(std::move(to_solvers[r]));
       } else if (!to_solvers[r].empty()) {
         outgoing.emplace_back(int(r), to_solvers[r].bytes());
+        to_solvers[r] = Part();  // its bytes hold it now, each part beside its own alone
       }
   }
-  for (const auto& [sender, bytes] : ranks.send_to_any(outgoing)) parts.push_back(Part::read(sender, bytes));
+  std::vector<std::pair<int, Bytes>> incoming = ranks.send_to_any(outgoing);
   outgoing.clear();
+  for (auto& [sender, bytes] : incoming) {
+    parts.push_back(Part::read(sender, bytes));
+    bytes = Bytes();  // read: each part beside its own bytes alone
+  }
+  // The sweep's inverse inertias served its resting points' K alone: the islands' solvers
+  // make their own, and a rank's copy beside theirs stood at its peak (docs/benchmarks.md,
+  // "Held no longer than read").
+  bodies.inverse_inertia = std::vector<Mat3>();
   std::map<int, Reply> replies;
   if (!parts.empty() || !big.empty())
     totals = solve_here(world, bodies, impulses, parts, std::move(resting), std::move(own), big, strips, settings, times, ranks,
                         replies);
   for (auto& [rank, reply] : replies)
     if (rank != ranks.rank()) {
-      outgoing.emplace_back(rank, std::move(Parcel().put(reply.solved).put(reply.set)).bytes());
+      outgoing.emplace_back(rank, Parcel::of(reply.solved, reply.set));
       reply = Reply();  // its bytes hold it now
     }
 
@@ -750,7 +788,7 @@ RestingTotals rest_across_ranks(const World& world, const std::vector<bool>& is_
   }
   std::vector<Bytes> to_owners;
   for (std::size_t k = 0; k < halo.partners.size(); ++k)
-    to_owners.push_back(std::move(Parcel().put(solved_to_owners[k]).put(set_to_owners[k])).bytes());
+    to_owners.push_back(Parcel::of(solved_to_owners[k], set_to_owners[k]));
   for (const Bytes& bytes : ranks.exchange(halo.partners, to_owners)) {
     ParcelReader in(bytes);
     for (const Solved& s : in.take<Solved>()) take_solved(s);

@@ -41,12 +41,10 @@ struct Message {
 
   // Its bytes; the records let go, so a hand-over holds each message once.
   Bytes take_bytes() {
-    Parcel parcel;
-    parcel.reserve(2 * sizeof(std::uint64_t) + grains.size() * sizeof(GrainRecord) + impulses.size() * sizeof(ImpulseRecord));
-    parcel.put(grains).put(impulses);
+    Bytes bytes = Parcel::of(grains, impulses);
     grains = {};
     impulses = {};
-    return std::move(parcel).bytes();
+    return bytes;
   }
   static Message from(const Bytes& bytes) {
     ParcelReader in(bytes);
