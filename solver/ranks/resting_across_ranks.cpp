@@ -722,7 +722,7 @@ RestingTotals rest_across_ranks(const World& world, const std::vector<bool>& is_
   OwnShare own;
   std::vector<std::pair<int, Bytes>> outgoing;
   StripRanks strips(resting, labels, big, is_static, bodies.velocities,
-                          tile_width(settings.touching_reach, settings.largest_reach), ranks);
+                    tile_width(settings.touching_reach, settings.largest_reach), ranks);
   {
     std::vector<Part> to_solvers = parts_for_solvers(world, impulses, resting, bodies, owned, labels, big, strips, ranks, own);
     for (std::size_t r = 0; r < to_solvers.size(); ++r)
