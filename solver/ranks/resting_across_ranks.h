@@ -19,9 +19,9 @@ namespace scree::solver {
 // the order found, each with its points, not in solve order), which it lets go once they are
 // parts for the islands' solvers, before the solve's peak of memory; `impulses` its store (whose
 // entries of grains it owns are the ones that count), `bodies` on its world's posed bodies and
-// corrections (the halo's as their owners' bit for bit), whose inverse inertias it lets go once
-// the resting points are built, `owned` and `halo` as share_grains()
-// left them. Afterwards every held grain's velocities and corrections, and the owned grains'
+// corrections (the halo's as their owners' bit for bit; it lets their inverse inertias go once
+// the parts are made, as the islands' solvers make their own), `owned` and `halo` as
+// share_grains() left them. Afterwards every held grain's velocities and corrections, and the owned grains'
 // impulses, are what one process's rest() over all the faces gives; returns every rank's
 // totals, on every rank.
 RestingTotals rest_across_ranks(const World& world, const std::vector<bool>& is_static, RestingImpulses& impulses,
