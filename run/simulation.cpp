@@ -551,6 +551,7 @@ bool run_simulation(Simulation& sim, bool restarting, const std::function<void(d
   using Clock = std::chrono::steady_clock;
   auto seconds_since = [](Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); };
   const Clock::time_point stepping_start = Clock::now();
+  const double with_others_before = solver::seconds_with_other_ranks;
   while (w.time < c.time.duration - half) {
     sim.settings.time_step = next_time_step(sim);
     report = advance(w, sim.settings, sim.share.get());
@@ -558,9 +559,12 @@ bool run_simulation(Simulation& sim, bool restarting, const std::function<void(d
     ++sim.times.steps;
     for (std::size_t k = 0; k < sim.wall_impulse.size(); ++k) sim.wall_impulse[k] += report.wall_impulse[k];
     const Clock::time_point output_start = Clock::now();
+    const double output_with_others_before = solver::seconds_with_other_ranks;
     outputs();
     sim.times.output += seconds_since(output_start);
+    sim.times.output_with_others += solver::seconds_with_other_ranks - output_with_others_before;
     sim.times.stepping = seconds_since(stepping_start);
+    sim.times.stepping_with_others = solver::seconds_with_other_ranks - with_others_before;
     if (progress) progress(w.time, c.time.duration);
     // A signal to one rank stops every rank after the same step.
     const bool stop = stop_requested && stop_requested();

@@ -1,7 +1,10 @@
 #include "solver/ranks/communicator.h"
 
+#include "solver/phase_times.h"
+
 #include <algorithm>
 #include <bit>
+#include <chrono>
 #include <cstdint>
 #include <cstring>
 #include <exception>
@@ -46,6 +49,20 @@ MPI_Op sum_then_max = MPI_OP_NULL;
 void check(int status, const char* what) {
   if (status != MPI_SUCCESS) throw std::runtime_error(std::string("MPI: ") + what + " failed");
 }
+
+// Adds the wall time from its making to its end to seconds_with_other_ranks (phase_times.h):
+// the calls that meet other ranks are timed whole, their own packing included, which is small
+// beside the wait.
+class MeetingClock {
+ public:
+  MeetingClock() : start_(std::chrono::steady_clock::now()) {}
+  ~MeetingClock() { seconds_with_other_ranks += std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(); }
+  MeetingClock(const MeetingClock&) = delete;
+  MeetingClock& operator=(const MeetingClock&) = delete;
+
+ private:
+  std::chrono::steady_clock::time_point start_;
+};
 
 // Messages of the solver's exchanges; one tag, as a pair of ranks has one exchange at a time.
 constexpr int exchange_tag = 28;
@@ -95,21 +112,26 @@ double Ranks::min(double x) const {
 
 void Ranks::max(std::span<double> x) const {
   if (!communicator_ || x.empty()) return;
+  const MeetingClock clock;
   check(MPI_Allreduce(MPI_IN_PLACE, x.data(), int(x.size()), MPI_DOUBLE, MPI_MAX, communicator_->comm), "MPI_Allreduce");
 }
 
 void Ranks::min(std::span<double> x) const {
   if (!communicator_ || x.empty()) return;
+  const MeetingClock clock;
   check(MPI_Allreduce(MPI_IN_PLACE, x.data(), int(x.size()), MPI_DOUBLE, MPI_MIN, communicator_->comm), "MPI_Allreduce");
 }
 
 std::uint64_t Ranks::min(std::uint64_t x) const {
-  if (communicator_) check(MPI_Allreduce(MPI_IN_PLACE, &x, 1, MPI_UINT64_T, MPI_MIN, communicator_->comm), "MPI_Allreduce");
+  if (!communicator_) return x;
+  const MeetingClock clock;
+  check(MPI_Allreduce(MPI_IN_PLACE, &x, 1, MPI_UINT64_T, MPI_MIN, communicator_->comm), "MPI_Allreduce");
   return x;
 }
 
 void Ranks::sum(std::span<std::int64_t> x) const {
   if (!communicator_ || x.empty()) return;
+  const MeetingClock clock;
   check(MPI_Allreduce(MPI_IN_PLACE, x.data(), int(x.size()), MPI_INT64_T, MPI_SUM, communicator_->comm), "MPI_Allreduce");
 }
 
@@ -159,6 +181,7 @@ void Ranks::sum(std::span<ExactSum> partial) const {
 
 void Ranks::max_and_sum(double& largest, ExactSum& partial) const {
   if (!communicator_) return;
+  const MeetingClock clock;
   if (sum_then_max == MPI_OP_NULL) {
     check(MPI_Type_contiguous(record_length, MPI_INT64_T, &record_type), "MPI_Type_contiguous");
     check(MPI_Type_commit(&record_type), "MPI_Type_commit");
@@ -193,6 +216,7 @@ std::vector<Bytes> Ranks::exchange(std::span<const int> partners, const std::vec
     if (!partners.empty()) throw std::invalid_argument("exchange: one rank alone has no partners");
     return from;
   }
+  const MeetingClock clock;
   // Sends posted first, then each partner's message received whatever its size (probed).
   std::vector<MPI_Request> sends(partners.size());
   for (std::size_t k = 0; k < partners.size(); ++k)
@@ -245,6 +269,7 @@ Ranks::Exchange Ranks::start_exchange(std::span<const int> partners, std::vector
 
 std::vector<Bytes> Ranks::Exchange::finish() {
   if (!state_) return {};
+  const MeetingClock clock;
   std::vector<MPI_Status> statuses(state_->requests.size());
   check(MPI_Waitall(int(state_->requests.size()), state_->requests.data(), statuses.data()), "MPI_Waitall");
   for (std::size_t k = 0; k < state_->from.size(); ++k) {
@@ -260,6 +285,7 @@ std::vector<Bytes> Ranks::Exchange::finish() {
 
 std::vector<Bytes> Ranks::gather_all(const Bytes& mine) const {
   if (!communicator_) return {mine};
+  const MeetingClock clock;
   const std::size_t n = static_cast<std::size_t>(size_);
   std::vector<int> sizes(n), offsets(n);
   const int own = int(mine.size());
@@ -281,6 +307,7 @@ std::vector<Bytes> Ranks::gather_all(const Bytes& mine) const {
 
 std::vector<Bytes> Ranks::gather(const Bytes& mine) const {
   if (!communicator_) return {mine};
+  const MeetingClock clock;
   const std::size_t n = static_cast<std::size_t>(size_);
   const bool root = rank_ == 0;
   std::vector<int> sizes(root ? n : 0), offsets(root ? n : 0);
@@ -309,6 +336,7 @@ std::vector<std::pair<int, Bytes>> Ranks::send_to_any(const std::vector<std::pai
     sizes[std::size_t(rank)] = int(bytes.size());
   }
   if (!communicator_) return to;
+  const MeetingClock clock;
   check(MPI_Alltoall(sizes.data(), 1, MPI_INT, incoming.data(), 1, MPI_INT, communicator_->comm), "MPI_Alltoall");
   std::vector<std::pair<int, Bytes>> from;
   std::vector<MPI_Request> requests;
@@ -330,7 +358,9 @@ std::vector<std::pair<int, Bytes>> Ranks::send_to_any(const std::vector<std::pai
 }
 
 void Ranks::barrier() const {
-  if (communicator_) check(MPI_Barrier(communicator_->comm), "MPI_Barrier");
+  if (!communicator_) return;
+  const MeetingClock clock;
+  check(MPI_Barrier(communicator_->comm), "MPI_Barrier");
 }
 
 Ranks::NodeBlock Ranks::share_on_node(const std::function<Bytes()>& make) const {

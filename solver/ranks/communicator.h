@@ -2,7 +2,8 @@
 // The ranks a run is shared among (docs/parallel.md): MPI_COMM_WORLD in a build with MPI
 // once MpiSession has started it, else one rank alone. What the solver asks of the others —
 // the largest of a value, bytes to and from the ranks it shares grains with — is said here;
-// mpi.h stays in the .cpp, out of every header that includes this one.
+// mpi.h stays in the .cpp, out of every header that includes this one. The wall time of each
+// call that meets other ranks goes to seconds_with_other_ranks (phase_times.h).
 #include <cstddef>
 #include <cstdint>
 #include <cstring>

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <map>
 #include <numeric>
 #include <set>
@@ -72,6 +73,17 @@ struct Solved {
 Vec3 vec(const double* x) { return Vec3(x[0], x[1], x[2]); }
 void put(const Vec3& v, double* x) { x[0] = v.x(), x[1] = v.y(), x[2] = v.z(); }
 
+// Sorts `items`, made of runs each in order (run k from starts[k] to starts[k + 1], the last
+// start its end), by merging the runs in pairs: the ranks' lists come each in order, and a sort
+// of them all was a twentieth of the sharing (docs/benchmarks.md).
+template <class T, class Less>
+void merge_runs(std::vector<T>& items, const std::vector<std::size_t>& starts, Less less) {
+  for (std::size_t width = 1; width + 1 < starts.size(); width *= 2)
+    for (std::size_t k = 0; k + width + 1 < starts.size(); k += 2 * width)
+      std::inplace_merge(items.begin() + std::ptrdiff_t(starts[k]), items.begin() + std::ptrdiff_t(starts[k + width]),
+                         items.begin() + std::ptrdiff_t(starts[std::min(k + 2 * width, starts.size() - 1)]), less);
+}
+
 // What one rank sends an island's solver (its own part handed over as it is, the others' as
 // bytes): of a big island, the faces, points and grains of the receiver's strips.
 struct Part {
@@ -102,12 +114,32 @@ struct BodyNames {
     const std::size_t n = world.grain_count();
     return body < n ? BodyName{world.id[body], 0} : BodyName{body - n, 1};
   }
-  std::uint32_t index(std::uint64_t id) const {
-    return std::uint32_t(std::lower_bound(world.id.begin(), world.id.end(), id) - world.id.begin());
+};
+
+// The world's index of each grain named, searched outward from the last one found: a reply
+// names a face's bodies point after point and its grains in id order, so most searches end at
+// or beside the last (a search through all the ids each time was a twentieth of the sharing,
+// docs/benchmarks.md, "Searches that start where the last ended").
+class GrainIndices {
+ public:
+  explicit GrainIndices(const World& world) : ids_(world.id) {}
+  std::uint32_t operator()(std::uint64_t id) {
+    const std::size_t n = ids_.size();
+    std::size_t from = 0, to = n;  // the first id not below `id` lies in [from, to]
+    if (last_ < n && ids_[last_] < id) {
+      from = last_ + 1, to = from;
+      for (std::size_t step = 1; to < n && ids_[to] < id; step *= 2) from = to + 1, to = std::min(n, from + step);
+    } else if (last_ < n) {
+      from = last_, to = last_;
+      for (std::size_t step = 1; from > 0 && ids_[from - 1] >= id; step *= 2) to = from - 1, from = to > step ? to - step : 0;
+    }
+    last_ = std::size_t(std::lower_bound(ids_.begin() + std::ptrdiff_t(from), ids_.begin() + std::ptrdiff_t(to), id) - ids_.begin());
+    return std::uint32_t(last_);
   }
-  std::uint32_t index(std::uint64_t b, std::uint32_t b_static) const {
-    return b_static ? std::uint32_t(world.grain_count() + b) : index(b);
-  }
+
+ private:
+  const std::vector<std::uint64_t>& ids_;
+  std::size_t last_ = ~std::size_t(0);
 };
 
 EntryRecord entry_record(const BodyNames& names, const RestingKey& key, const RestingImpulses::Impulse& impulse, bool this_step) {
@@ -188,15 +220,13 @@ class StripRanks {
     std::vector<Count> all;
     {
       const std::vector<Bytes> every = ranks.gather_all(to_bytes(std::span<const Count>(mine)));
-      std::size_t count = 0;
-      for (const Bytes& bytes : every) count += bytes.size() / sizeof(Count);
-      all.reserve(count);
-      for (const Bytes& bytes : every) {
-        const std::vector<Count> counts = from_bytes<Count>(bytes);
-        all.insert(all.end(), counts.begin(), counts.end());
-      }
+      std::vector<std::size_t> starts{0};  // each rank's, in order
+      for (const Bytes& bytes : every) starts.push_back(starts.back() + bytes.size() / sizeof(Count));
+      all.resize(starts.back());
+      for (std::size_t r = 0; r < every.size(); ++r)
+        if (!every[r].empty()) std::memcpy(all.data() + starts[r], every[r].data(), every[r].size());
+      merge_runs(all, starts, [](const Count& x, const Count& y) { return x.tile < y.tile; });
     }
-    std::sort(all.begin(), all.end(), [](const Count& x, const Count& y) { return x.tile < y.tile; });
     std::size_t distinct = 0;
     for (std::size_t k = 0; k < all.size(); ++k) distinct += k == 0 || all[k - 1].tile != all[k].tile;
     tiles_.reserve(distinct);
@@ -219,7 +249,9 @@ class StripRanks {
           for (std::uint32_t t = cut[std::size_t(r)]; t < cut[std::size_t(r) + 1]; ++t) tiles_[tiles[f][t]].second = r;
       }
     }
-    for (std::size_t k = 0; k < faces.size(); ++k) face_tile_[face_of[k]] = find(faces[k].tile);
+    // A pair's faces lie together, in one tile: found once.
+    for (std::size_t k = 0; k < faces.size(); ++k)
+      face_tile_[face_of[k]] = k > 0 && faces[k].tile == faces[k - 1].tile ? face_tile_[face_of[k - 1]] : find(faces[k].tile);
   }
   // The rank whose strip holds face f's unit (of a big island; −1 for the others).
   int rank_of_face(std::uint32_t f) const { return face_tile_[f] == none ? -1 : tiles_[face_tile_[f]].second; }
@@ -492,7 +524,7 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, const 
   index_of.reserve(2 * n);
   for (std::uint32_t i = 0; i < n; ++i) index_of.emplace(local.id[i], i);
   auto held = [&](std::uint64_t id, std::uint32_t is_static_body) {
-    if (is_static_body) return names.index(id, 1);
+    if (is_static_body) return std::uint32_t(n + id);
     const auto at = index_of.find(id);
     return at == index_of.end() ? absent : at->second;
   };
@@ -521,10 +553,7 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, const 
       std::sort(faces.begin() + std::ptrdiff_t(part_start.back()), faces.end(), before);
   }
   part_start.push_back(faces.size());
-  for (std::size_t width = 1; width + 1 < part_start.size(); width *= 2)  // runs of `width` parts merged in pairs
-    for (std::size_t k = 0; k + width + 1 < part_start.size(); k += 2 * width)
-      std::inplace_merge(faces.begin() + std::ptrdiff_t(part_start[k]), faces.begin() + std::ptrdiff_t(part_start[k + width]),
-                         faces.begin() + std::ptrdiff_t(part_start[std::min(k + 2 * width, part_start.size() - 1)]), before);
+  merge_runs(faces, part_start, before);
 
   // The local island in the sweep's own arrays: its own faces and points moved to their front
   // (in their order, which is one process's), their bodies named here; then, from the back,
@@ -754,7 +783,7 @@ RestingTotals rest_across_ranks(const World& world, const std::vector<bool>& is_
     }
 
   // The new state and impulses to the ranks that sent them, on to the grains' owners.
-  const BodyNames names{world};
+  GrainIndices solved_index(world), a_index(world), b_index(world);
   std::vector<std::uint32_t> owner_partner(n, 0);
   for (std::size_t k = 0; k < halo.partners.size(); ++k)
     for (std::uint32_t i : halo.take[k]) owner_partner[i] = std::uint32_t(k);
@@ -762,11 +791,11 @@ RestingTotals rest_across_ranks(const World& world, const std::vector<bool>& is_
   std::vector<std::vector<EntryRecord>> set_to_owners(halo.partners.size());
   std::vector<RestingImpulses::Entry> set_here;
   auto set = [&](const EntryRecord& e, std::uint32_t a) {
-    set_here.push_back({{a, names.index(e.b, e.b_static), e.plane, e.node},
+    set_here.push_back({{a, e.b_static ? std::uint32_t(n + e.b) : b_index(e.b), e.plane, e.node},
                         RestingImpulses::Impulse(e.impulse[0], e.impulse[1], e.impulse[2])});
   };
   auto take_solved = [&](const Solved& s) {
-    const std::uint32_t i = names.index(s.id);
+    const std::uint32_t i = solved_index(s.id);
     bodies.velocities[i].velocity = vec(s.velocity);
     bodies.velocities[i].angular_velocity = vec(s.angular_velocity);
     bodies.corrections[i].velocity = vec(s.correction);
@@ -777,7 +806,7 @@ RestingTotals rest_across_ranks(const World& world, const std::vector<bool>& is_
     for (const Solved& s : solved)
       if (const std::uint32_t i = take_solved(s); !owned[i]) solved_to_owners[owner_partner[i]].push_back(s);
     for (const EntryRecord& e : entries)
-      if (const std::uint32_t a = names.index(e.a); owned[a]) set(e, a);
+      if (const std::uint32_t a = a_index(e.a); owned[a]) set(e, a);
       else set_to_owners[owner_partner[a]].push_back(e);
   };
   if (const auto own = replies.find(ranks.rank()); own != replies.end()) take_reply(own->second.solved, own->second.set);
@@ -792,7 +821,7 @@ RestingTotals rest_across_ranks(const World& world, const std::vector<bool>& is_
   for (const Bytes& bytes : ranks.exchange(halo.partners, to_owners)) {
     ParcelReader in(bytes);
     for (const Solved& s : in.take<Solved>()) take_solved(s);
-    for (const EntryRecord& e : in.take<EntryRecord>()) set(e, names.index(e.a));
+    for (const EntryRecord& e : in.take<EntryRecord>()) set(e, a_index(e.a));
   }
   // Set in place where the store has the key (a settled heap meets nearly every point again,
   // as rest()'s books do); the rest merged in.

@@ -4,12 +4,15 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <numeric>
+#include <thread>
 
 #include "run/mpi_launch.h"
+#include "solver/phase_times.h"
 #include "solver/ranks/communicator.h"
 
 namespace scree::solver {
@@ -21,6 +24,37 @@ TEST(Communicator, HasTheRanksTheLauncherStarted) {
   EXPECT_EQ(ranks.size(), launch.ranks);
   EXPECT_EQ(ranks.rank(), launch.rank);
   EXPECT_EQ(MpiSession::open(), SCREE_WITH_MPI != 0);
+}
+
+// A call that meets the other ranks counts its wall time, waits included, and a phase's timer
+// keeps the part of its phase so spent (phase_times.h): the ranks that wait for a rank 0 that
+// sleeps 0.2 s before a barrier count at least that long, within the phase; one rank alone
+// meets nobody and counts nothing.
+TEST(Communicator, ACallThatWaitsForAnotherRankCountsTheWaitInItsPhase) {
+  const Ranks ranks = Ranks::world();
+  PhaseTimes times;
+  const double before = seconds_with_other_ranks;
+  {
+    const PhaseTimer timer(times, Phase::velocity_passes);
+    if (ranks.rank() == 0) std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    ranks.barrier();
+  }
+  const double waited = seconds_with_other_ranks - before;
+  EXPECT_EQ(times.with_others[std::size_t(Phase::velocity_passes)], waited);
+  EXPECT_LE(waited, times[Phase::velocity_passes]);
+  if (ranks.rank() > 0) {
+    EXPECT_GE(waited, 0.19);
+  }
+  for (std::size_t k = 0; k < phase_count; ++k) {
+    if (k != std::size_t(Phase::velocity_passes)) {
+      EXPECT_EQ(times.with_others[k], 0) << k;
+    }
+  }
+  const double alone = seconds_with_other_ranks;
+  const Ranks one;
+  one.barrier();
+  EXPECT_EQ(one.max(1.0), 1.0);
+  EXPECT_EQ(seconds_with_other_ranks, alone);
 }
 
 TEST(Communicator, ExtremesAndSumsAreTheSameOnEveryRank) {

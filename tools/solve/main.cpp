@@ -74,10 +74,10 @@ int solve(const std::vector<std::string>& args, const solver::Ranks& ranks) {
           });
       },
       [] { return stop_signal != 0; });
+  const std::string times = run::times_table(sim.times, ranks);  // every rank's spread, on every rank
   if (!speaks) return finished ? 0 : 128 + int(stop_signal);
   line->finish();
-  std::cout << "scree-solve: where the time went" << (ranks.size() > 1 ? " on rank 0" : "") << ", "
-            << run::times_table(sim.times) << std::flush;
+  std::cout << "scree-solve: where the time went" << (ranks.size() > 1 ? " on rank 0" : "") << ", " << times << std::flush;
   if (!finished) {
     const std::filesystem::path checkpoint = setup.output.directory / "checkpoint.h5";
     std::cerr << "scree-solve: " << (stop_signal == SIGINT ? "SIGINT" : "SIGTERM") << " at step " << sim.world.step
