@@ -219,12 +219,14 @@ class StripRanks {
     // (docs/benchmarks.md, "Held no longer than read").
     std::vector<Count> all;
     {
-      const std::vector<Bytes> every = ranks.gather_all(to_bytes(std::span<const Count>(mine)));
+      std::vector<Bytes> every = ranks.gather_all(to_bytes(std::span<const Count>(mine)));
       std::vector<std::size_t> starts{0};  // each rank's, in order
       for (const Bytes& bytes : every) starts.push_back(starts.back() + bytes.size() / sizeof(Count));
       all.resize(starts.back());
-      for (std::size_t r = 0; r < every.size(); ++r)
+      for (std::size_t r = 0; r < every.size(); ++r) {
         if (!every[r].empty()) std::memcpy(all.data() + starts[r], every[r].data(), every[r].size());
+        every[r] = Bytes();  // copied: the merge's buffer (half the tiles at most) in its place
+      }
       merge_runs(all, starts, [](const Count& x, const Count& y) { return x.tile < y.tile; });
     }
     std::size_t distinct = 0;
