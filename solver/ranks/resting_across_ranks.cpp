@@ -107,7 +107,7 @@ struct Reply {
   std::vector<EntryRecord> set;
 };
 
-// Names and indices of a world's bodies.
+// Names of a world's bodies (GrainIndices finds them again).
 struct BodyNames {
   const World& world;
   BodyName name(std::uint32_t body) const {
