@@ -105,6 +105,10 @@ struct Part {
 struct Reply {
   std::vector<Solved> solved;
   std::vector<EntryRecord> set;
+  // Of this rank's own part alone, where the replies' grains and points' bodies lie in its
+  // world (by solved; by set, A and B): taken by place, not by id.
+  std::vector<std::uint32_t> solved_at;
+  std::vector<std::array<std::uint32_t, 2>> set_at;
 };
 
 // Names of a world's bodies (GrainIndices finds them again).
@@ -155,11 +159,16 @@ std::set<std::uint64_t> big_islands(const RestingContacts& resting, const std::v
     std::uint64_t label, points;
   };
   std::map<std::uint64_t, std::pair<int, std::uint64_t>> here;  // by label: its solver, the points here
-  for (const RestingPoint& p : resting.points) {
-    const IslandLabel& label = labels[resting.face_of(p).a];
+  // A face's points lie together, and a pair's faces: the map is asked once a run of points of
+  // one island (once a point, it was a twentieth of the sharing).
+  for (std::size_t k = 0; k < resting.points.size();) {
+    const IslandLabel& label = labels[resting.face_of(resting.points[k]).a];
+    std::size_t end = k + 1;
+    while (end < resting.points.size() && labels[resting.face_of(resting.points[end]).a].id == label.id) ++end;
     auto& [solver, points] = here[label.id];
     solver = int(label.owner);
-    ++points;
+    points += end - k;
+    k = end;
   }
   std::map<int, std::vector<Count>> to_solvers;
   for (const auto& [id, at] : here) to_solvers[at.first].push_back({id, at.second});
@@ -251,6 +260,17 @@ class StripRanks {
           for (std::uint32_t t = cut[std::size_t(r)]; t < cut[std::size_t(r) + 1]; ++t) tiles_[tiles[f][t]].second = r;
       }
     }
+    // Each tile's place by a hash of its key, open addressed: a search of the sorted tiles for
+    // every face, warm start and sharer was a fifth of the sharing (docs/benchmarks.md, "Tiles
+    // found by their key").
+    std::size_t slots = 16;
+    while (slots < 2 * tiles_.size()) slots *= 2;
+    slot_tile_.assign(slots, none);
+    for (std::uint32_t t = 0; t < tiles_.size(); ++t) {
+      std::size_t at = slot_of(tiles_[t].first);
+      while (slot_tile_[at] != none) at = (at + 1) & (slots - 1);
+      slot_tile_[at] = t;
+    }
     // A pair's faces lie together, in one tile: found once.
     for (std::size_t k = 0; k < faces.size(); ++k)
       face_tile_[face_of[k]] = k > 0 && faces[k].tile == faces[k - 1].tile ? face_tile_[face_of[k - 1]] : find(faces[k].tile);
@@ -276,6 +296,7 @@ class StripRanks {
     tiles_ = {};
     points_ = {};
     face_tile_ = {};
+    slot_tile_ = {};
   }
 
  private:
@@ -289,9 +310,16 @@ class StripRanks {
     const auto cell = unit_cell(a, b, is_static_, posed_, width_);
     return {label, cell[0], cell[1]};
   }
+  std::size_t slot_of(const Key& tile) const {
+    std::uint64_t h = tile.label * 0x9E3779B97F4A7C15u ^ std::uint64_t(tile.column) * 0xC2B2AE3D27D4EB4Fu ^
+                      std::uint64_t(tile.row) * 0x165667B19E3779F9u;
+    h ^= h >> 29;
+    return std::size_t(h) & (slot_tile_.size() - 1);
+  }
   std::uint32_t find(const Key& tile) const {
-    const auto at = std::lower_bound(tiles_.begin(), tiles_.end(), tile, [](const auto& x, const Key& k) { return x.first < k; });
-    return at == tiles_.end() || at->first != tile ? none : std::uint32_t(at - tiles_.begin());
+    if (slot_tile_.empty()) return none;
+    for (std::size_t at = slot_of(tile);; at = (at + 1) & (slot_tile_.size() - 1))
+      if (slot_tile_[at] == none || tiles_[slot_tile_[at]].first == tile) return slot_tile_[at];
   }
   const std::vector<bool>& is_static_;
   const std::vector<RigidBody>& posed_;
@@ -299,6 +327,7 @@ class StripRanks {
   std::vector<std::pair<Key, int>> tiles_;  // every big island's tiles in order, each with its rank
   std::vector<std::uint64_t> points_;       // by tile
   std::vector<std::uint32_t> face_tile_;    // by face: its tile, none if not of a big island
+  std::vector<std::uint32_t> slot_tile_;    // by slot_of() a tile's key (then the next free slot): the tile, or none
 };
 
 // A face this rank solves itself, left where the sweep found it (its points
@@ -518,7 +547,7 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, const 
   corrections.insert(corrections.end(), bodies.corrections.begin() + std::ptrdiff_t(statics_from), bodies.corrections.end());
   std::vector<bool> is_static(posed.size(), false);
   std::fill(is_static.begin() + std::ptrdiff_t(n), is_static.end(), true);
-  const BodyNames names{local}, world_names{world};
+  const BodyNames names{local};
   // A body by name: by a table of the ids, as every face and warm start asks (a search
   // through the ids each time was a tenth of the sharing, docs/benchmarks.md).
   constexpr std::uint32_t absent = ~std::uint32_t(0);
@@ -529,6 +558,22 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, const 
     if (is_static_body) return std::uint32_t(n + id);
     const auto at = index_of.find(id);
     return at == index_of.end() ? absent : at->second;
+  };
+  // A body of the world here, as its own faces and warm starts ask: the grains of both, each in
+  // id order, matched once (the table above for each was a tenth of the sharing).
+  std::vector<std::uint32_t> local_of_world(statics_from, absent);
+  for (std::size_t i = 0, k = 0; i < statics_from && k < n;)
+    if (world.id[i] < local.id[k]) ++i;
+    else if (local.id[k] < world.id[i]) ++k;
+    else local_of_world[i++] = std::uint32_t(k++);
+  auto here = [&](std::uint32_t body) { return body < statics_from ? local_of_world[body] : std::uint32_t(n + body - statics_from); };
+  auto in_world = [&, world_of_local = std::vector<std::uint32_t>()](std::uint32_t body) mutable {
+    if (world_of_local.empty()) {
+      world_of_local.assign(n, absent);
+      for (std::uint32_t i = 0; i < statics_from; ++i)
+        if (local_of_world[i] != absent) world_of_local[local_of_world[i]] = i;
+    }
+    return body < n ? world_of_local[body] : std::uint32_t(statics_from + body - n);
   };
 
   // The others' faces in one process's order, each with its points, its bodies and where it
@@ -569,9 +614,8 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, const 
   std::vector<std::size_t> own_start{0};  // in the moved points, by own face
   for (std::size_t k = 0; k < own.faces.size(); ++k) {
     RestingFace face = resting.faces[own.faces[k].face];
-    const BodyName b = world_names.name(face.b);
-    face.a = held(world.id[face.a], 0);
-    face.b = held(b.id, b.is_static);
+    face.a = here(face.a);
+    face.b = here(face.b);
     resting.faces[k] = face;  // k ≤ its place: nothing unread is written over
     std::size_t at = own_start.back();
     for (std::uint32_t p = own.faces[k].first; p < own.faces[k].end; ++p, ++at) {
@@ -654,18 +698,18 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, const 
   face_big = {};
   // The store of these grains: the last step's entries, then what this step set.
   std::vector<RestingImpulses::Entry> last, now;
-  // An entry by names, kept where both its bodies are here.
-  auto keep = [&](std::uint64_t a_id, const BodyName& b_name, std::int32_t plane, std::int32_t node,
-                  const RestingImpulses::Impulse& impulse, bool this_step) {
-    const std::uint32_t a = held(a_id, 0), b = held(b_name.id, b_name.is_static);
+  // An entry, kept where both its bodies are here.
+  auto keep = [&](std::uint32_t a, std::uint32_t b, std::int32_t plane, std::int32_t node, const RestingImpulses::Impulse& impulse,
+                  bool this_step) {
     if (a != absent && b != absent) (this_step ? now : last).push_back({{a, b, plane, node}, impulse});
   };
   for (const RestingImpulses::Entry* e : own.entries)
-    keep(world.id[e->first.a], world_names.name(e->first.b), e->first.plane, e->first.node, e->second, impulses.set_this_step(*e));
+    keep(here(e->first.a), here(e->first.b), e->first.plane, e->first.node, e->second, impulses.set_this_step(*e));
   own.entries = {};
   for (const Part& part : parts)
     for (const EntryRecord& e : part.entries)
-      keep(e.a, {e.b, e.b_static}, e.plane, e.node, RestingImpulses::Impulse(e.impulse[0], e.impulse[1], e.impulse[2]), e.this_step);
+      keep(held(e.a, 0), held(e.b, e.b_static), e.plane, e.node, RestingImpulses::Impulse(e.impulse[0], e.impulse[1], e.impulse[2]),
+           e.this_step);
   RestingImpulses store(std::move(last));
   store.update(now.size(), [&](std::size_t k) { return now[k].first; }, [&](std::size_t k) { return now[k].second; });
 
@@ -692,12 +736,15 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, const 
   // Each point's impulse to the rank that sent it, as the store keeps it (single precision).
   std::vector<std::vector<EntryRecord>> set(senders.size());
   for (std::size_t k = 0; k < senders.size(); ++k) set[k].reserve(part_points[k]);
+  std::vector<std::array<std::uint32_t, 2>> own_set_at;
+  if (own_part != none) own_set_at.reserve(part_points[own_part]);
   for (std::size_t k = 0; k < point_part.size(); ++k) {
     const RestingPoint& p = resting.points[shared.placed[k]];
     const RestingFace& face = resting.faces[p.face];
     const BodyName b = names.name(face.b);
     const RestingImpulses::Impulse impulse = resting.impulse(p).cast<float>();
     set[point_part[k]].push_back({local.id[face.a], b.id, b.is_static, 1, face.plane, p.node, {impulse.x(), impulse.y(), impulse.z()}});
+    if (point_part[k] == own_part) own_set_at.push_back({in_world(face.a), in_world(face.b)});
   }
   resting = RestingContacts();
   point_part = {};
@@ -713,8 +760,10 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, const 
       put(corrections[i].velocity, s.correction);
       put(corrections[i].angular_velocity, s.angular_correction);
       reply.solved.push_back(s);
+      if (k == own_part) reply.solved_at.push_back(in_world(i));
     }
     reply.set = std::move(set[k]);
+    if (k == own_part) reply.set_at = std::move(own_set_at);
   }
   return totals;
 }
@@ -792,26 +841,32 @@ RestingTotals rest_across_ranks(const World& world, const std::vector<bool>& is_
   std::vector<std::vector<Solved>> solved_to_owners(halo.partners.size());
   std::vector<std::vector<EntryRecord>> set_to_owners(halo.partners.size());
   std::vector<RestingImpulses::Entry> set_here;
-  auto set = [&](const EntryRecord& e, std::uint32_t a) {
-    set_here.push_back({{a, e.b_static ? std::uint32_t(n + e.b) : b_index(e.b), e.plane, e.node},
-                        RestingImpulses::Impulse(e.impulse[0], e.impulse[1], e.impulse[2])});
+  auto set = [&](const EntryRecord& e, std::uint32_t a, std::uint32_t b) {
+    set_here.push_back({{a, b, e.plane, e.node}, RestingImpulses::Impulse(e.impulse[0], e.impulse[1], e.impulse[2])});
   };
-  auto take_solved = [&](const Solved& s) {
-    const std::uint32_t i = solved_index(s.id);
+  auto b_of = [&](const EntryRecord& e) { return e.b_static ? std::uint32_t(n + e.b) : b_index(e.b); };
+  auto take_solved = [&](const Solved& s, std::uint32_t i) {
     bodies.velocities[i].velocity = vec(s.velocity);
     bodies.velocities[i].angular_velocity = vec(s.angular_velocity);
     bodies.corrections[i].velocity = vec(s.correction);
     bodies.corrections[i].angular_velocity = vec(s.angular_correction);
     return i;
   };
-  auto take_reply = [&](const std::vector<Solved>& solved, const std::vector<EntryRecord>& entries) {
-    for (const Solved& s : solved)
-      if (const std::uint32_t i = take_solved(s); !owned[i]) solved_to_owners[owner_partner[i]].push_back(s);
-    for (const EntryRecord& e : entries)
-      if (const std::uint32_t a = a_index(e.a); owned[a]) set(e, a);
+  // A reply's grains and points, where they lie here given (`solved_at`, `set_at`: this rank's
+  // own) or found by id.
+  auto take_reply = [&](const std::vector<Solved>& solved, const std::vector<EntryRecord>& entries,
+                        const std::vector<std::uint32_t>& solved_at = {}, const std::vector<std::array<std::uint32_t, 2>>& set_at = {}) {
+    for (std::size_t k = 0; k < solved.size(); ++k)
+      if (const std::uint32_t i = take_solved(solved[k], solved_at.empty() ? solved_index(solved[k].id) : solved_at[k]); !owned[i])
+        solved_to_owners[owner_partner[i]].push_back(solved[k]);
+    for (std::size_t k = 0; k < entries.size(); ++k) {
+      const EntryRecord& e = entries[k];
+      if (const std::uint32_t a = set_at.empty() ? a_index(e.a) : set_at[k][0]; owned[a]) set(e, a, set_at.empty() ? b_of(e) : set_at[k][1]);
       else set_to_owners[owner_partner[a]].push_back(e);
+    }
   };
-  if (const auto own = replies.find(ranks.rank()); own != replies.end()) take_reply(own->second.solved, own->second.set);
+  if (const auto own = replies.find(ranks.rank()); own != replies.end())
+    take_reply(own->second.solved, own->second.set, own->second.solved_at, own->second.set_at);
   for (const auto& [sender, bytes] : ranks.send_to_any(outgoing)) {
     ParcelReader in(bytes);
     const std::vector<Solved> solved = in.take<Solved>();
@@ -822,8 +877,8 @@ RestingTotals rest_across_ranks(const World& world, const std::vector<bool>& is_
     to_owners.push_back(Parcel::of(solved_to_owners[k], set_to_owners[k]));
   for (const Bytes& bytes : ranks.exchange(halo.partners, to_owners)) {
     ParcelReader in(bytes);
-    for (const Solved& s : in.take<Solved>()) take_solved(s);
-    for (const EntryRecord& e : in.take<EntryRecord>()) set(e, a_index(e.a));
+    for (const Solved& s : in.take<Solved>()) take_solved(s, solved_index(s.id));
+    for (const EntryRecord& e : in.take<EntryRecord>()) set(e, a_index(e.a), b_of(e));
   }
   // Set in place where the store has the key (a settled heap meets nearly every point again,
   // as rest()'s books do); the rest merged in.
