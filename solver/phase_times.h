@@ -41,6 +41,8 @@ struct PhaseTimes {
 
   double& operator[](Phase phase) { return seconds[std::size_t(phase)]; }
   double operator[](Phase phase) const { return seconds[std::size_t(phase)]; }
+  // A phase's seconds less its calls that meet other ranks.
+  double work(Phase phase) const { return seconds[std::size_t(phase)] - with_others[std::size_t(phase)]; }
   PhaseTimes& operator+=(const PhaseTimes& other) {
     for (std::size_t k = 0; k < phase_count; ++k) seconds[k] += other.seconds[k], with_others[k] += other.with_others[k];
     return *this;

@@ -10,6 +10,7 @@
 #include "solver/exact_sum.h"
 #include "solver/ranks/communicator.h"
 #include "solver/ranks/decomposition.h"
+#include "solver/ranks/resting_across_ranks.h"
 #include "solver/ranks/share_grains.h"
 #include "solver/world.h"
 
@@ -33,6 +34,7 @@ struct RankShare {
   // travels and its contacts form; 0: never (a grid the case asked for).
   double recut_above = 0;
   int recuts = 0;  // so far
+  StripPace strip_pace;  // how fast this rank solves its strips of big islands (resting_across_ranks.h)
 
   // Every rank calls it: each rank's world (any grains, `owned` saying which it hands on, each
   // grain owned by one rank) becomes its region's grains and halo.

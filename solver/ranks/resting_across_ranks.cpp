@@ -186,22 +186,32 @@ std::set<std::uint64_t> big_islands(const RestingContacts& resting, const std::v
   return big;
 }
 
+// The passes' work of a unit beside its points', in points: a unit's bodies are read and
+// written once a pass, a point's impulse once (fitted to the demo's avalanche on two ranks,
+// 0.09 µs a unit and 0.018 µs a point a pass; docs/benchmarks.md, "Strips by their work and
+// the ranks' pace").
+constexpr std::uint64_t unit_work_in_points = 5;
+
 // Which rank solves each tile of the big islands, on every rank (tile_share.h): each rank
-// counts its faces' points by island and cell, the counts are added up over the ranks, and
-// each island's phases are cut into strips as TileShare cuts them (cut_strips), so that a
-// tile's points and warm starts go to the rank that solves them alone. A face's cell is found
-// once, as it is counted (a cell and a search of the tiles for every face and warm start took
-// a twentieth of the sharing on the demo's avalanche, docs/benchmarks.md).
+// counts its faces' work (points and units) by island and cell, the counts are added up over
+// the ranks, and each island's phases are cut into strips as TileShare cuts them
+// (cut_strips), so that a tile's points and warm starts go to the rank that solves them alone.
+// Each rank's share is its pace (`pace`: the seconds a unit of work took it in its last
+// strips, StripPace; 0 where not known), every rank's gathered with the counts: a rank the
+// machine slows gets less (docs/parallel.md, "A big island across ranks"). A face's cell is
+// found once, as it is counted (a cell and a search of the tiles for every face and warm start
+// took a twentieth of the sharing on the demo's avalanche, docs/benchmarks.md).
 class StripRanks {
  public:
   StripRanks(const RestingContacts& resting, const std::vector<IslandLabel>& labels, const std::set<std::uint64_t>& big,
-             const std::vector<bool>& is_static, const std::vector<RigidBody>& posed, double width, const Ranks& ranks)
+             const std::vector<bool>& is_static, const std::vector<RigidBody>& posed, double width, double pace,
+             const Ranks& ranks)
       : is_static_(is_static), posed_(posed), width_(width), face_tile_(resting.faces.size(), none) {
     struct Count {
       Key tile;
-      std::uint64_t points;
+      std::uint64_t work;
     };
-    std::vector<Count> faces;  // a big island's faces' tiles and points, by face
+    std::vector<Count> faces;  // a big island's faces' tiles and work, by face
     std::vector<std::uint32_t> face_of;
     if (!big.empty())
       for (std::size_t k = 0; k < resting.points.size();) {
@@ -210,7 +220,9 @@ class StripRanks {
         while (end < resting.points.size() && resting.points[end].face == f) ++end;
         const RestingFace& face = resting.faces[f];
         if (const std::uint64_t label = labels[face.a].id; big.count(label)) {
-          faces.push_back({key(label, face.a, face.b), end - k});
+          const RestingFace* last = face_of.empty() ? nullptr : &resting.faces[face_of.back()];
+          const bool new_unit = !last || last->a != face.a || last->b != face.b;  // a unit's faces lie together
+          faces.push_back({key(label, face.a, face.b), (end - k) + (new_unit ? unit_work_in_points : 0)});
           face_of.push_back(f);
         }
         k = end;
@@ -221,43 +233,56 @@ class StripRanks {
     std::sort(mine.begin(), mine.end(), [](const Count& x, const Count& y) { return x.tile < y.tile; });
     std::size_t kept = 0;
     for (const Count& c : mine)
-      if (kept > 0 && mine[kept - 1].tile == c.tile) mine[kept - 1].points += c.points;
+      if (kept > 0 && mine[kept - 1].tile == c.tile) mine[kept - 1].work += c.work;
       else mine[kept++] = c;
     mine.resize(kept);
     // Every rank's tiles, held by each rank through its islands' setup: made at their size
-    // (docs/benchmarks.md, "Held no longer than read").
+    // (docs/benchmarks.md, "Held no longer than read"); each rank's pace after them.
     std::vector<Count> all;
+    std::vector<double> shares;  // by rank: its share of each phase's work
     {
-      std::vector<Bytes> every = ranks.gather_all(to_bytes(std::span<const Count>(mine)));
+      Bytes bytes = to_bytes(std::span<const Count>(mine));
+      bytes.resize(bytes.size() + sizeof(double));
+      std::memcpy(bytes.data() + bytes.size() - sizeof(double), &pace, sizeof(double));
+      std::vector<Bytes> every = ranks.gather_all(bytes);
+      bytes = Bytes();
       std::vector<std::size_t> starts{0};  // each rank's, in order
-      for (const Bytes& bytes : every) starts.push_back(starts.back() + bytes.size() / sizeof(Count));
+      for (const Bytes& b : every) starts.push_back(starts.back() + (b.size() - sizeof(double)) / sizeof(Count));
       all.resize(starts.back());
       for (std::size_t r = 0; r < every.size(); ++r) {
-        if (!every[r].empty()) std::memcpy(all.data() + starts[r], every[r].data(), every[r].size());
+        if (starts[r + 1] > starts[r]) std::memcpy(all.data() + starts[r], every[r].data(), (starts[r + 1] - starts[r]) * sizeof(Count));
+        double rank_pace;
+        std::memcpy(&rank_pace, every[r].data() + every[r].size() - sizeof(double), sizeof(double));
+        shares.push_back(rank_pace > 0 ? 1 / rank_pace : 0);
         every[r] = Bytes();  // copied: the merge's buffer (half the tiles at most) in its place
       }
       merge_runs(all, starts, [](const Count& x, const Count& y) { return x.tile < y.tile; });
     }
+    // Even shares until every rank's pace is known.
+    if (std::find(shares.begin(), shares.end(), 0.0) != shares.end()) shares.assign(shares.size(), 1.0);
     std::size_t distinct = 0;
     for (std::size_t k = 0; k < all.size(); ++k) distinct += k == 0 || all[k - 1].tile != all[k].tile;
     tiles_.reserve(distinct);
-    points_.reserve(distinct);
+    work_.reserve(distinct);
     for (const Count& c : all)
-      if (!tiles_.empty() && tiles_.back().first == c.tile) points_.back() += c.points;
-      else tiles_.emplace_back(c.tile, -1), points_.push_back(c.points);
+      if (!tiles_.empty() && tiles_.back().first == c.tile) work_.back() += c.work;
+      else tiles_.emplace_back(c.tile, -1), work_.push_back(c.work);
     for (std::size_t at = 0; at < tiles_.size();) {
       const std::uint64_t label = tiles_[at].first.label;
       std::array<std::vector<std::uint32_t>, Tiling::phases> tiles;  // by phase, places in tiles_
-      std::array<std::vector<std::uint64_t>, Tiling::phases> tile_points;
+      std::array<std::vector<std::uint64_t>, Tiling::phases> tile_work;
       for (; at < tiles_.size() && tiles_[at].first.label == label; ++at) {
         const std::size_t phase = std::size_t(phase_of({tiles_[at].first.column, tiles_[at].first.row}));
         tiles[phase].push_back(std::uint32_t(at));
-        tile_points[phase].push_back(points_[at]);
+        tile_work[phase].push_back(work_[at]);
       }
       for (std::size_t f = 0; f < tiles.size(); ++f) {
-        const std::vector<std::uint32_t> cut = cut_strips(tile_points[f], ranks.size());
+        const std::vector<std::uint32_t> cut = cut_strips(tile_work[f], shares);
         for (int r = 0; r < ranks.size(); ++r)
-          for (std::uint32_t t = cut[std::size_t(r)]; t < cut[std::size_t(r) + 1]; ++t) tiles_[tiles[f][t]].second = r;
+          for (std::uint32_t t = cut[std::size_t(r)]; t < cut[std::size_t(r) + 1]; ++t) {
+            tiles_[tiles[f][t]].second = r;
+            if (r == ranks.rank()) my_work_ += tile_work[f][t];
+          }
       }
     }
     // Each tile's place by a hash of its key, open addressed: a search of the sorted tiles for
@@ -289,12 +314,14 @@ class StripRanks {
     return at == none ? -1 : tiles_[at].second;
   }
   double width() const { return width_; }
+  // The work of this rank's strips (points and units, as counted for the cuts).
+  std::uint64_t my_work() const { return my_work_; }
   // Lets go of the tiles once the parts and the sharers are made, before the islands' solve:
   // every rank's tiles of every big island, at a rank's peak of memory (docs/benchmarks.md,
   // "Held no longer than read"). It answers −1 for every face and tile afterwards.
   void let_go() {
     tiles_ = {};
-    points_ = {};
+    work_ = {};
     face_tile_ = {};
     slot_tile_ = {};
   }
@@ -325,7 +352,8 @@ class StripRanks {
   const std::vector<RigidBody>& posed_;
   double width_;
   std::vector<std::pair<Key, int>> tiles_;  // every big island's tiles in order, each with its rank
-  std::vector<std::uint64_t> points_;       // by tile
+  std::vector<std::uint64_t> work_;         // by tile
+  std::uint64_t my_work_ = 0;
   std::vector<std::uint32_t> face_tile_;    // by face: its tile, none if not of a big island
   std::vector<std::uint32_t> slot_tile_;    // by slot_of() a tile's key (then the next free slot): the tile, or none
 };
@@ -772,7 +800,8 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, const 
 
 RestingTotals rest_across_ranks(const World& world, const std::vector<bool>& is_static, RestingImpulses& impulses,
                                 RestingContacts&& resting, RestingBodies& bodies, const std::vector<char>& owned,
-                                const Halo& halo, const Ranks& ranks, RestingSettings settings, PhaseTimes& times) {
+                                const Halo& halo, const Ranks& ranks, RestingSettings settings, PhaseTimes& times,
+                                StripPace* pace) {
   const PhaseRemainder sharing(times, Phase::ranks);
   RestingTotals totals(world.walls.size());
   if (ranks.max(resting.points.empty() ? 0.0 : 1.0) == 0) return totals;
@@ -802,7 +831,8 @@ RestingTotals rest_across_ranks(const World& world, const std::vector<bool>& is_
   OwnShare own;
   std::vector<std::pair<int, Bytes>> outgoing;
   StripRanks strips(resting, labels, big, is_static, bodies.velocities,
-                    tile_width(settings.touching_reach, settings.largest_reach), ranks);
+                    tile_width(settings.touching_reach, settings.largest_reach), pace ? pace->seconds_per_work : 0, ranks);
+  const std::uint64_t strips_work = strips.my_work();
   {
     std::vector<Part> to_solvers = parts_for_solvers(world, impulses, resting, bodies, owned, labels, big, strips, ranks, own);
     for (std::size_t r = 0; r < to_solvers.size(); ++r)
@@ -824,9 +854,15 @@ RestingTotals rest_across_ranks(const World& world, const std::vector<bool>& is_
   // "Held no longer than read").
   bodies.inverse_inertia = std::vector<Mat3>();
   std::map<int, Reply> replies;
+  auto passes_work = [&] { return times.work(Phase::velocity_passes) + times.work(Phase::correction_passes); };
+  const double passes_before = passes_work();
   if (!parts.empty() || !big.empty())
     totals = solve_here(world, bodies, impulses, parts, std::move(resting), std::move(own), big, strips, settings, times, ranks,
                         replies);
+  if (pace && strips_work > 0) {
+    const double last = (passes_work() - passes_before) / double(strips_work);
+    pace->seconds_per_work = pace->seconds_per_work > 0 ? 0.5 * (pace->seconds_per_work + last) : last;
+  }
   for (auto& [rank, reply] : replies)
     if (rank != ranks.rank()) {
       outgoing.emplace_back(rank, Parcel::of(reply.solved, reply.set));

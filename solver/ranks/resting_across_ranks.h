@@ -15,6 +15,16 @@
 
 namespace scree::solver {
 
+// How fast this rank has lately solved its strips of big islands (tile_share.h): the seconds
+// its passes took (their work, less the calls that meet other ranks) a unit of its strips'
+// work, the mean of the last sweep's and the pace before; 0 until known. Kept from sweep to
+// sweep (RankShare), it is gathered with the tiles' work and the next sweep's strips are cut
+// in proportion to every rank's speed: the ranks of a machine that slows one of them for a
+// second get strips that take them alike (docs/parallel.md, "A big island across ranks").
+struct StripPace {
+  double seconds_per_work = 0;
+};
+
 // Every rank calls it with the resting contacts it built of its part of the search (faces in
 // the order found, each with its points, not in solve order), which it lets go once they are
 // parts for the islands' solvers, before the solve's peak of memory; `impulses` its store (whose
@@ -23,9 +33,11 @@ namespace scree::solver {
 // the parts are made, as the islands' solvers make their own), `owned` and `halo` as
 // share_grains() left them. Afterwards every held grain's velocities and corrections, and the owned grains'
 // impulses, are what one process's rest() over all the faces gives; returns every rank's
-// totals, on every rank.
+// totals, on every rank. With `pace`, the strips are cut by the ranks' paces and this rank's
+// is kept up; without, evenly by their work.
 RestingTotals rest_across_ranks(const World& world, const std::vector<bool>& is_static, RestingImpulses& impulses,
                                 RestingContacts&& resting, RestingBodies& bodies, const std::vector<char>& owned,
-                                const Halo& halo, const Ranks& ranks, RestingSettings settings, PhaseTimes& times);
+                                const Halo& halo, const Ranks& ranks, RestingSettings settings, PhaseTimes& times,
+                                StripPace* pace = nullptr);
 
 }  // namespace scree::solver

@@ -5,19 +5,27 @@
 
 namespace scree::solver {
 
-std::vector<std::uint32_t> cut_strips(std::span<const std::uint64_t> tile_points, int ranks) {
-  const std::uint64_t rank_count = std::uint64_t(ranks);
-  std::uint64_t total = 0;
-  for (const std::uint64_t points : tile_points) total += points;
+std::vector<std::uint32_t> cut_strips(std::span<const std::uint64_t> tile_work, std::span<const double> shares) {
+  double total = 0, all_shares = 0;
+  for (const std::uint64_t work : tile_work) total += double(work);
+  for (const double share : shares) all_shares += share;
+  // Tile t goes before mark r while its middle lies before it: (2 before + work) · Σ shares <
+  // 2 total · (shares before r), exact for even shares and works below 2^50.
   std::vector<std::uint32_t> cut;
-  std::uint64_t before = 0;
+  double before = 0, shares_before = 0;
   std::uint32_t t = 0;
-  for (std::uint64_t r = 0; r < rank_count; ++r) {
-    while (t < tile_points.size() && (2 * before + tile_points[t]) * rank_count < 2 * total * r) before += tile_points[t++];
+  for (const double share : shares) {
+    while (t < tile_work.size() && (2 * before + double(tile_work[t])) * all_shares < 2 * total * shares_before)
+      before += double(tile_work[t++]);
     cut.push_back(t);
+    shares_before += share;
   }
-  cut.push_back(std::uint32_t(tile_points.size()));
+  cut.push_back(std::uint32_t(tile_work.size()));
   return cut;
+}
+
+std::vector<std::uint32_t> cut_strips(std::span<const std::uint64_t> tile_work, int ranks) {
+  return cut_strips(tile_work, std::vector<double>(std::size_t(ranks), 1.0));
 }
 
 TileShare::TileShare(const Ranks& ranks, std::span<const std::uint32_t> phase_start, std::span<const std::uint32_t> tile_start,

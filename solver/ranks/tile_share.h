@@ -17,12 +17,15 @@
 
 namespace scree::solver {
 
-// Where a phase's tiles, in order, are cut into one strip a rank (`ranks` of them), given
-// each tile's points: rank r's strip is tiles cut[r] .. cut[r + 1] (of `tile_points`), cut
-// at the tile's edge nearest to r / ranks of the phase's points (a tile goes to the strip that
-// holds its middle; giving the earlier strip every tile the mark falls in left rank 0 the most
-// work): strips across x (tiles lie by column), so that a rank's tiles are neighbours.
-std::vector<std::uint32_t> cut_strips(std::span<const std::uint64_t> tile_points, int ranks);
+// Where a phase's tiles, in order, are cut into one strip a rank, given each tile's work
+// and each rank's share of it (`shares`, in any units, all positive): rank r's strip is tiles
+// cut[r] .. cut[r + 1] (of `tile_work`), cut at the tile's edge nearest to where the shares of
+// the ranks before r end (a tile goes to the strip that holds its middle; giving the earlier
+// strip every tile the mark falls in left rank 0 the most work): strips across x (tiles lie by
+// column), so that a rank's tiles are neighbours.
+std::vector<std::uint32_t> cut_strips(std::span<const std::uint64_t> tile_work, std::span<const double> shares);
+// Even shares among `ranks`.
+std::vector<std::uint32_t> cut_strips(std::span<const std::uint64_t> tile_work, int ranks);
 
 // By body: the other ranks whose tiles move it, each with the phases it does so in (bit f:
 // phase f), ascending by rank: body b's are list[start[b] .. start[b + 1]).

@@ -63,8 +63,9 @@ Booked booked(const RestingTotals& totals, std::size_t walls) {
 
 // One sweep: the bodies posed with their corrections, contacts found (this rank's part, with
 // `share`), resting points built and solved (across the ranks, with `share`); the velocities
-// then the world's.
-Booked sweep(World& w, std::vector<RigidBody>& corrections, const SearchShare* share, const Halo* halo, const Ranks& ranks) {
+// then the world's. With `pace`, the big island's strips are cut by the ranks' paces.
+Booked sweep(World& w, std::vector<RigidBody>& corrections, const SearchShare* share, const Halo* halo, const Ranks& ranks,
+             StripPace* pace = nullptr) {
   std::vector<RigidBody> posed = w.bodies;
   move_bodies(posed, corrections, dt);
   RestingBodies bodies(posed, corrections);
@@ -75,7 +76,8 @@ Booked sweep(World& w, std::vector<RigidBody>& corrections, const SearchShare* s
   build_resting_contacts(w, found.faces, found.points, collides, bodies, is_static, dt, 0.6, share == nullptr, resting);
   PhaseTimes times;
   const RestingTotals totals =
-      share ? rest_across_ranks(w, is_static, w.resting_impulses, std::move(resting), bodies, share->owned, *halo, ranks, settings(), times)
+      share ? rest_across_ranks(w, is_static, w.resting_impulses, std::move(resting), bodies, share->owned, *halo, ranks, settings(), times,
+                                pace)
             : solve_resting_islands(w, is_static, w.resting_impulses, resting, bodies, settings(), times);
   for (std::size_t i = 0; i < w.grain_count(); ++i) {
     w.bodies[i].velocity = posed[i].velocity;
@@ -98,8 +100,10 @@ Entries entries_of(const World& w, const std::vector<char>* owned) {
 }
 
 // With `fast`, that grain of the stack moves faster than the coarse step's speed as the two
-// sweeps begin, so that the island takes none in the first.
-void expect_two_sweeps_as_one_process(std::optional<std::size_t> fast = std::nullopt) {
+// sweeps begin, so that the island takes none in the first. With `paced`, the ranks' strips are
+// cut by paces that make each rank twice as slow as the one before it (the first sweep's), then
+// by the paces the first sweep measured.
+void expect_two_sweeps_as_one_process(std::optional<std::size_t> fast = std::nullopt, bool paced = false) {
   const Ranks ranks = Ranks::world();
   // One process: a sweep that fills the store, the step ended, then two sweeps.
   World whole = boxes();
@@ -125,8 +129,14 @@ void expect_two_sweeps_as_one_process(std::optional<std::size_t> fast = std::nul
   const Halo halo = share_grains(mine, owned, regions, 2 * 0.6 + 0.05, ranks);
   const SearchShare share{regions, ranks.rank(), owned};
   std::vector<RigidBody> mine_corrections = no_corrections(mine);
-  EXPECT_EQ(sweep(mine, mine_corrections, &share, &halo, ranks), expected_first);
-  EXPECT_EQ(sweep(mine, mine_corrections, &share, &halo, ranks), expected_second);
+  const double given_pace = 1e-8 * double(1 << ranks.rank());
+  StripPace pace{given_pace};
+  EXPECT_EQ(sweep(mine, mine_corrections, &share, &halo, ranks, paced ? &pace : nullptr), expected_first);
+  if (paced) {  // this rank's pace kept up: the mean of the given and what its strips took
+    EXPECT_GT(pace.seconds_per_work, 0.5 * given_pace);
+    EXPECT_NE(pace.seconds_per_work, given_pace);
+  }
+  EXPECT_EQ(sweep(mine, mine_corrections, &share, &halo, ranks, paced ? &pace : nullptr), expected_second);
 
   std::map<std::uint64_t, std::uint32_t> index;
   for (std::uint32_t i = 0; i < whole.grain_count(); ++i) index[whole.id[i]] = i;
@@ -156,6 +166,10 @@ TEST(RestingAcrossRanks, TwoSweepsOfAStackAndABoxAloneSolveAsOnOneProcess) { exp
 // Whether an island takes coarse steps hangs on every grain's speed: the ranks that solve
 // none of a fast grain's units see its speed too, and skip them as the rank that solves it.
 TEST(RestingAcrossRanks, AFastGrainStopsTheCoarseStepOnEveryRank) { expect_two_sweeps_as_one_process(stack().grain_count() / 2); }
+
+// Strips cut unevenly, as the ranks' paces ask, and by the paces measured: who solves a tile
+// changes no bit.
+TEST(RestingAcrossRanks, StripsCutByTheRanksPacesSolveAsOnOneProcess) { expect_two_sweeps_as_one_process(std::nullopt, true); }
 
 // Two threads a rank (MPI + OpenMP): the threads share the rank's strips of the big island,
 // its first thread exchanging the seams after each phase, with the same bits.

@@ -112,6 +112,18 @@ TEST(CutStrips, EachStripEndsAtTheEdgeNearestItsShare) {
   EXPECT_EQ(cut_strips(std::vector<std::uint64_t>{}, 2), (Cut{0, 0, 0}));
 }
 
+// Shares other than even: each strip ends at the tile edge nearest where its rank's share of
+// the work ends (a rank's pace, resting_across_ranks.h).
+TEST(CutStrips, EachRankGetsItsShareOfTheWork) {
+  using Cut = std::vector<std::uint32_t>;
+  const std::vector<std::uint64_t> eight(8, 5);
+  EXPECT_EQ(cut_strips(eight, std::vector<double>{1, 3}), (Cut{0, 2, 8}));  // 10 | 30
+  EXPECT_EQ(cut_strips(eight, std::vector<double>{3, 1}), (Cut{0, 6, 8}));
+  EXPECT_EQ(cut_strips(eight, std::vector<double>{0.5, 0.5}), (Cut{0, 4, 8}));  // the units of the shares do not count
+  EXPECT_EQ(cut_strips(eight, std::vector<double>{1, 2, 1}), (Cut{0, 2, 6, 8}));
+  EXPECT_EQ(cut_strips(std::vector<std::uint64_t>{4, 4, 1, 1}, std::vector<double>{1, 1}), cut_strips(std::vector<std::uint64_t>{4, 4, 1, 1}, 2));
+}
+
 TEST(TileShare, EachTileHasOneRankAndEachBodyOneReporter) {
   const Ranks ranks = Ranks::world();
   const Row row;
