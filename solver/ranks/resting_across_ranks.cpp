@@ -229,13 +229,21 @@ class StripRanks {
       }
     // This rank's counts by tile (one a tile: faces lie by pair, not by tile), then every
     // rank's added up by island, column and row: the tiles in their order.
-    std::vector<Count> mine = faces;
+    // Added up in a table by the tiles' keys, then the tiles sorted: a sort of the faces was a
+    // tenth of the sharing (docs/benchmarks.md, "Strips by their work and the ranks' pace").
+    std::vector<Count> mine;
+    {
+      std::size_t slots = 16;
+      while (slots < 2 * faces.size()) slots *= 2;
+      std::vector<std::uint32_t> slot_count(slots, none);
+      for (const Count& c : faces) {
+        std::size_t at = std::size_t(key_hash(c.tile)) & (slots - 1);
+        while (slot_count[at] != none && mine[slot_count[at]].tile != c.tile) at = (at + 1) & (slots - 1);
+        if (slot_count[at] == none) slot_count[at] = std::uint32_t(mine.size()), mine.push_back(c);
+        else mine[slot_count[at]].work += c.work;
+      }
+    }
     std::sort(mine.begin(), mine.end(), [](const Count& x, const Count& y) { return x.tile < y.tile; });
-    std::size_t kept = 0;
-    for (const Count& c : mine)
-      if (kept > 0 && mine[kept - 1].tile == c.tile) mine[kept - 1].work += c.work;
-      else mine[kept++] = c;
-    mine.resize(kept);
     // Every rank's tiles, held by each rank through its islands' setup: made at their size
     // (docs/benchmarks.md, "Held no longer than read"); each rank's pace after them.
     std::vector<Count> all;
@@ -337,12 +345,12 @@ class StripRanks {
     const auto cell = unit_cell(a, b, is_static_, posed_, width_);
     return {label, cell[0], cell[1]};
   }
-  std::size_t slot_of(const Key& tile) const {
-    std::uint64_t h = tile.label * 0x9E3779B97F4A7C15u ^ std::uint64_t(tile.column) * 0xC2B2AE3D27D4EB4Fu ^
-                      std::uint64_t(tile.row) * 0x165667B19E3779F9u;
-    h ^= h >> 29;
-    return std::size_t(h) & (slot_tile_.size() - 1);
+  static std::uint64_t key_hash(const Key& tile) {
+    const std::uint64_t h = tile.label * 0x9E3779B97F4A7C15u ^ std::uint64_t(tile.column) * 0xC2B2AE3D27D4EB4Fu ^
+                            std::uint64_t(tile.row) * 0x165667B19E3779F9u;
+    return h ^ h >> 29;
   }
+  std::size_t slot_of(const Key& tile) const { return std::size_t(key_hash(tile)) & (slot_tile_.size() - 1); }
   std::uint32_t find(const Key& tile) const {
     if (slot_tile_.empty()) return none;
     for (std::size_t at = slot_of(tile);; at = (at + 1) & (slot_tile_.size() - 1))
