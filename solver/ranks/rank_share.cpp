@@ -1,7 +1,6 @@
 #include "solver/ranks/rank_share.h"
 
 #include <algorithm>
-#include <cmath>
 #include <span>
 
 namespace scree::solver {
@@ -28,7 +27,7 @@ std::vector<std::int64_t> bisection_weights(const World& world, const std::vecto
   return weights;
 }
 
-bool RankShare::keep_up(World& world, double search_seconds) {
+bool RankShare::keep_up(World& world) {
   double moved = 0;
   std::vector<Vec3> own_places;
   for (std::size_t i = 0; i < world.grain_count(); ++i)
@@ -38,44 +37,22 @@ bool RankShare::keep_up(World& world, double search_seconds) {
     }
   const std::vector<std::int64_t> weights = bisection_weights(world, &owned);
   bool recut = false;
-  std::vector<std::int64_t> shares;
   if (recut_above > 0 && ranks.size() > 1) {
-    const std::size_t rank_count = std::size_t(ranks.size()), me = std::size_t(ranks.rank());
-    // By rank: its grains' weight, then its search's work (ns), in one reduction.
-    std::vector<std::int64_t> sums(2 * rank_count, 0);
-    for (const std::int64_t w : weights) sums[me] += w;
-    sums[rank_count + me] = std::int64_t(std::llround(search_seconds * 1e9));
+    std::vector<std::int64_t> sums(std::size_t(ranks.size()), 0);
+    for (const std::int64_t w : weights) sums[std::size_t(ranks.rank())] += w;
     ranks.sum(sums);
-    search_pace.resize(rank_count, 0.0);
-    for (std::size_t r = 0; r < rank_count; ++r)
-      if (sums[r] > 0 && sums[rank_count + r] > 0) {
-        const double last = 1e-9 * double(sums[rank_count + r]) / double(sums[r]);
-        search_pace[r] = search_pace[r] > 0 ? 0.5 * (search_pace[r] + last) : last;
-      }
-    shares = search_shares();
-    std::int64_t total = 0, all_shares = 0;
-    for (std::size_t r = 0; r < rank_count; ++r) total += sums[r], all_shares += shares[r];
-    for (std::size_t r = 0; r < rank_count; ++r)
-      recut = recut || double(sums[r]) * double(all_shares) > recut_above * double(total) * double(shares[r]);
+    std::int64_t total = 0, most = 0;
+    for (const std::int64_t w : sums) total += w, most = std::max(most, w);
+    recut = double(most) * double(ranks.size()) > recut_above * double(total);
   }
   if (recut) {
-    regions = Decomposition::bisection(own_places, weights, ranks.size(), ranks, shares);
+    regions = Decomposition::bisection(own_places, weights, ranks.size(), ranks);
     ++recuts;
   } else if (ranks.max(moved) <= 0.5 * skin) {
     return false;
   }
   hand_over(world);
   return true;
-}
-
-std::vector<std::int64_t> RankShare::search_shares() const {
-  const std::size_t rank_count = std::size_t(ranks.size());
-  if (search_pace.size() != rank_count || std::find(search_pace.begin(), search_pace.end(), 0.0) != search_pace.end())
-    return std::vector<std::int64_t>(rank_count, 1);
-  const double fastest = *std::min_element(search_pace.begin(), search_pace.end());
-  std::vector<std::int64_t> shares;
-  for (const double pace : search_pace) shares.push_back(std::max<std::int64_t>(1, std::llround(double(1 << 20) * fastest / pace)));
-  return shares;
 }
 
 double RankShare::total(ExactSum partial) const {

@@ -29,28 +29,20 @@ struct RankShare {
   Halo halo;
   std::vector<Vec3> handed_at;  // by grain: its centroid at the last hand-over
   int hand_overs = 0;           // so far
-  // Regions cut anew by bisection (grains weighed by bisection_weights()) when a rank owns
-  // more than `recut_above` times its share of the weight, as an avalanche's mass travels and
-  // its contacts form, or as the machine slows one rank; 0: never (a grid the case asked for).
-  // The ranks' shares are their speeds: `search_pace` by rank (the same on every rank), the
-  // seconds of contact search's work a unit of weight took it, the mean of the last step's and
-  // the pace before (0 until known: even shares), as LAMMPS weighs particles by time.
+  // Regions cut anew by bisection (grains weighed by bisection_weights()) when the rank owning
+  // the most weight owns more than `recut_above` times the mean, as an avalanche's mass
+  // travels and its contacts form; 0: never (a grid the case asked for).
   double recut_above = 0;
   int recuts = 0;  // so far
-  std::vector<double> search_pace;
   StripPace strip_pace;  // how fast this rank solves its strips of big islands (resting_across_ranks.h)
 
   // Every rank calls it: each rank's world (any grains, `owned` saying which it hands on, each
   // grain owned by one rank) becomes its region's grains and halo.
   void hand_over(World& world);
-  // After a step whose contact search took this rank `search_seconds` of work: cuts the
-  // regions anew when they hold too uneven shares of the grains (`recut_above`), and hands the
-  // grains over again then or when one has moved half the skin since the last hand-over.
-  // Returns whether it did.
-  bool keep_up(World& world, double search_seconds = 0);
-  // By rank, its share of the weight: in proportion to its speed (1 / search_pace, the fastest
-  // 2^20), even while any pace is not known.
-  std::vector<std::int64_t> search_shares() const;
+  // After a step: cuts the regions anew when they hold too uneven shares of the grains
+  // (`recut_above`), and hands the grains over again then or when one has moved half the skin
+  // since the last hand-over. Returns whether it did.
+  bool keep_up(World& world);
 
   // The sum of every rank's `partial` (its owned grains' terms), the same bits as one sum of
   // all the terms.
