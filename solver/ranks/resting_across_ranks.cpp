@@ -233,14 +233,11 @@ class StripRanks {
     // tenth of the sharing (docs/benchmarks.md, "Strips by their work and the ranks' pace").
     std::vector<Count> mine;
     {
-      std::size_t slots = 16;
-      while (slots < 2 * faces.size()) slots *= 2;
-      std::vector<std::uint32_t> slot_count(slots, none);
+      std::vector<std::uint32_t> slot_count = empty_slots(faces.size());
       for (const Count& c : faces) {
-        std::size_t at = std::size_t(key_hash(c.tile)) & (slots - 1);
-        while (slot_count[at] != none && mine[slot_count[at]].tile != c.tile) at = (at + 1) & (slots - 1);
-        if (slot_count[at] == none) slot_count[at] = std::uint32_t(mine.size()), mine.push_back(c);
-        else mine[slot_count[at]].work += c.work;
+        std::uint32_t& count = slot_count[slot(slot_count, c.tile, [&](std::uint32_t k) { return mine[k].tile; })];
+        if (count == none) count = std::uint32_t(mine.size()), mine.push_back(c);
+        else mine[count].work += c.work;
       }
     }
     std::sort(mine.begin(), mine.end(), [](const Count& x, const Count& y) { return x.tile < y.tile; });
@@ -293,17 +290,11 @@ class StripRanks {
           }
       }
     }
-    // Each tile's place by a hash of its key, open addressed: a search of the sorted tiles for
-    // every face, warm start and sharer was a fifth of the sharing (docs/benchmarks.md, "Tiles
-    // found by their key").
-    std::size_t slots = 16;
-    while (slots < 2 * tiles_.size()) slots *= 2;
-    slot_tile_.assign(slots, none);
-    for (std::uint32_t t = 0; t < tiles_.size(); ++t) {
-      std::size_t at = slot_of(tiles_[t].first);
-      while (slot_tile_[at] != none) at = (at + 1) & (slots - 1);
-      slot_tile_[at] = t;
-    }
+    // Each tile's place by a hash of its key: a search of the sorted tiles for every face,
+    // warm start and sharer was a fifth of the sharing (docs/benchmarks.md, "Strips by their
+    // work and the ranks' pace").
+    slot_tile_ = empty_slots(tiles_.size());
+    for (std::uint32_t t = 0; t < tiles_.size(); ++t) slot_tile_[slot(slot_tile_, tiles_[t].first, [&](std::uint32_t k) { return tile_key(k); })] = t;
     // A pair's faces lie together, in one tile: found once.
     for (std::size_t k = 0; k < faces.size(); ++k)
       face_tile_[face_of[k]] = k > 0 && faces[k].tile == faces[k - 1].tile ? face_tile_[face_of[k - 1]] : find(faces[k].tile);
@@ -345,17 +336,23 @@ class StripRanks {
     const auto cell = unit_cell(a, b, is_static_, posed_, width_);
     return {label, cell[0], cell[1]};
   }
-  static std::uint64_t key_hash(const Key& tile) {
+  // Tables of keys, open addressed: slots for `count` keys (twice as many, a power of two),
+  // and the slot that holds `tile` or the free one where it would go (`key_of` an entry's key).
+  static std::vector<std::uint32_t> empty_slots(std::size_t count) {
+    std::size_t slots = 16;
+    while (slots < 2 * count) slots *= 2;
+    return std::vector<std::uint32_t>(slots, none);
+  }
+  template <class KeyOf>
+  static std::size_t slot(const std::vector<std::uint32_t>& slots, const Key& tile, const KeyOf& key_of) {
     const std::uint64_t h = tile.label * 0x9E3779B97F4A7C15u ^ std::uint64_t(tile.column) * 0xC2B2AE3D27D4EB4Fu ^
                             std::uint64_t(tile.row) * 0x165667B19E3779F9u;
-    return h ^ h >> 29;
+    std::size_t at = std::size_t(h ^ h >> 29) & (slots.size() - 1);
+    while (slots[at] != none && key_of(slots[at]) != tile) at = (at + 1) & (slots.size() - 1);
+    return at;
   }
-  std::size_t slot_of(const Key& tile) const { return std::size_t(key_hash(tile)) & (slot_tile_.size() - 1); }
-  std::uint32_t find(const Key& tile) const {
-    if (slot_tile_.empty()) return none;
-    for (std::size_t at = slot_of(tile);; at = (at + 1) & (slot_tile_.size() - 1))
-      if (slot_tile_[at] == none || tiles_[slot_tile_[at]].first == tile) return slot_tile_[at];
-  }
+  const Key& tile_key(std::uint32_t t) const { return tiles_[t].first; }
+  std::uint32_t find(const Key& tile) const { return slot_tile_.empty() ? none : slot_tile_[slot(slot_tile_, tile, [&](std::uint32_t k) { return tile_key(k); })]; }
   const std::vector<bool>& is_static_;
   const std::vector<RigidBody>& posed_;
   double width_;
@@ -363,7 +360,7 @@ class StripRanks {
   std::vector<std::uint64_t> work_;         // by tile
   std::uint64_t my_work_ = 0;
   std::vector<std::uint32_t> face_tile_;    // by face: its tile, none if not of a big island
-  std::vector<std::uint32_t> slot_tile_;    // by slot_of() a tile's key (then the next free slot): the tile, or none
+  std::vector<std::uint32_t> slot_tile_;    // by slot() of a tile's key: the tile, or none
 };
 
 // A face this rank solves itself, left where the sweep found it (its points
