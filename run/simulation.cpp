@@ -13,6 +13,8 @@
 #include <random>
 #include <unordered_map>
 
+#include <omp.h>
+
 #include "formats/csv_log.h"
 #include "formats/error.h"
 #include "formats/terrain_file.h"
@@ -631,6 +633,7 @@ void share_among_ranks(Simulation& sim, const Ranks& ranks) {
   // grains to search, and the other waited 1.1 s of 30 (docs/benchmarks.md); a cut is a few
   // reductions, five in its 284 steps. A grid stays as the case has it.
   share->recut_above = c.parallel.ranks ? 0 : 1.05;
+  share->paced = !ranks.share_cores(omp_get_max_threads());
   share->owned.assign(w.grain_count(), 1);
   share->hand_over(w);
   sim.share = std::move(share);

@@ -101,7 +101,7 @@ StepReport advance(World& world, const StepSettings& settings, RankShare* share)
   corrections = std::vector<RigidBody>();
   if (share) {
     const PhaseTimer handing(report.times, Phase::ranks);
-    share->keep_up(world);
+    share->keep_up(world, report.times.work(Phase::contact_search));
   }
   return report;
 }

@@ -211,7 +211,8 @@ void solve_by_impulses(World& world, const StepSettings& settings, std::vector<R
     if (sweep > 0) this_sweep.passes_per_layer = (resting_settings.passes_per_layer + 1) / 2;
     if (share) {
       const RestingTotals totals = rest_across_ranks(world, is_static, impulses, std::move(resting), resting_bodies, share->owned,
-                                                     share->halo, share->ranks, this_sweep, report.times, &share->strip_pace);
+                                                     share->halo, share->ranks, this_sweep, report.times,
+                                                     share->paced ? &share->strip_pace : nullptr);
       totals.book(world, report);
       report.passes = std::max(report.passes, totals.passes);
     } else {

@@ -11,6 +11,9 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <thread>
+
+#include <sched.h>
 
 #if SCREE_WITH_MPI
 #include <mpi.h>
@@ -21,6 +24,15 @@ namespace scree::solver {
 Ranks::Ranks() = default;
 
 namespace {
+
+// The CPUs this process may run on (all the machine's where its affinity is not known).
+cpu_set_t own_cpus() {
+  cpu_set_t cpus;
+  CPU_ZERO(&cpus);
+  if (sched_getaffinity(0, sizeof cpus, &cpus) != 0)
+    for (unsigned k = 0; k < std::max(1u, std::thread::hardware_concurrency()) && k < CPU_SETSIZE; ++k) CPU_SET(k, &cpus);
+  return cpus;
+}
 
 // What one rank alone shares with itself: `make`'s bytes, kept by the block.
 [[maybe_unused]] Ranks::NodeBlock block_of_own(const std::function<Bytes()>& make) {
@@ -363,6 +375,18 @@ void Ranks::barrier() const {
   check(MPI_Barrier(communicator_->comm), "MPI_Barrier");
 }
 
+bool Ranks::share_cores(int threads_each) const {
+  cpu_set_t cpus = own_cpus();
+  if (!communicator_) return threads_each > CPU_COUNT(&cpus);
+  MPI_Comm node;
+  check(MPI_Comm_split_type(communicator_->comm, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node), "MPI_Comm_split_type");
+  int threads = threads_each;
+  check(MPI_Allreduce(MPI_IN_PLACE, &cpus, int(sizeof cpus), MPI_BYTE, MPI_BOR, node), "MPI_Allreduce");
+  check(MPI_Allreduce(MPI_IN_PLACE, &threads, 1, MPI_INT, MPI_SUM, node), "MPI_Allreduce");
+  MPI_Comm_free(&node);
+  return max(threads > CPU_COUNT(&cpus) ? 1.0 : 0.0) > 0;
+}
+
 Ranks::NodeBlock Ranks::share_on_node(const std::function<Bytes()>& make) const {
   if (!communicator_) return block_of_own(make);
   MPI_Comm node;
@@ -441,6 +465,10 @@ std::vector<std::pair<int, Bytes>> Ranks::send_to_any(const std::vector<std::pai
   return to;
 }
 void Ranks::barrier() const {}
+bool Ranks::share_cores(int threads_each) const {
+  const cpu_set_t cpus = own_cpus();
+  return threads_each > CPU_COUNT(&cpus);
+}
 Ranks::NodeBlock Ranks::share_on_node(const std::function<Bytes()>& make) const { return block_of_own(make); }
 
 #endif

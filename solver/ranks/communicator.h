@@ -76,6 +76,12 @@ class Ranks {
 
   void barrier() const;
 
+  // Whether the ranks of some node, `threads_each` threads a rank, run more threads than the
+  // CPUs they may run on together (the union of their affinity masks): their threads then take
+  // turns on cores, and the time a rank's work takes measures its time slices, not its speed
+  // (docs/parallel.md, "Shares by pace"). The same answer on every rank.
+  bool share_cores(int threads_each) const;
+
   // Memory the ranks of one node share (an MPI shared-memory window), so that what every rank
   // reads alike (the terrain) lies once on a node (docs/parallel.md, "Memory"): `make` runs on
   // the node's first rank alone, its bytes are copied into the block, and every rank of the

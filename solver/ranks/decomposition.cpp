@@ -113,9 +113,13 @@ Decomposition Decomposition::bisection(std::span<const Vec3> points, std::span<c
 }
 
 Decomposition Decomposition::bisection(std::span<const Vec3> points, std::span<const std::int64_t> weights, int ranks,
-                                       const Ranks& across) {
+                                       const Ranks& across, std::span<const std::int64_t> shares) {
   if (ranks < 1) throw std::invalid_argument("a bisection needs at least one rank");
   if (weights.size() != points.size()) throw std::invalid_argument("a bisection needs one weight a point");
+  const std::vector<std::int64_t> even(std::size_t(ranks), 1);
+  if (shares.empty()) shares = even;
+  if (shares.size() != std::size_t(ranks) || std::any_of(shares.begin(), shares.end(), [](std::int64_t s) { return s <= 0; }))
+    throw std::invalid_argument("a bisection needs a positive share a rank");
   std::vector<Weighted> weighted(points.size());
   for (std::size_t k = 0; k < points.size(); ++k) {
     if (weights[k] < 0) throw std::invalid_argument("a bisection's weights are not negative");
@@ -124,7 +128,7 @@ Decomposition Decomposition::bisection(std::span<const Vec3> points, std::span<c
   Decomposition d;
   d.nodes_.clear();
   d.leaf_count_ = std::uint32_t(ranks);
-  d.cut_bisection(weighted, 0, ranks, across);
+  d.cut_bisection(weighted, 0, ranks, across, shares);
   return d;
 }
 
@@ -141,7 +145,8 @@ double from_ordered_key(std::uint64_t key) {
 
 }  // namespace
 
-std::uint32_t Decomposition::cut_bisection(std::span<Weighted> points, int first_rank, int ranks, const Ranks& across) {
+std::uint32_t Decomposition::cut_bisection(std::span<Weighted> points, int first_rank, int ranks, const Ranks& across,
+                                           std::span<const std::int64_t> shares) {
   if (ranks == 1) return add_leaf(first_rank);
   constexpr double far = std::numeric_limits<double>::infinity();
   // The box of every rank's points, and its longest side.
@@ -171,22 +176,29 @@ std::uint32_t Decomposition::cut_bisection(std::span<Weighted> points, int first
     return largest ? across.max(x) : across.min(x);
   };
   const int lower_ranks = ranks / 2;
+  // The weight below the cut, times the ranks' shares, to come near: the lower ranks' shares
+  // times the total.
+  std::int64_t lower_shares = 0, all_shares = 0;
+  for (int r = first_rank; r < first_rank + ranks; ++r) {
+    all_shares += shares[std::size_t(r)];
+    if (r < first_rank + lower_ranks) lower_shares += shares[std::size_t(r)];
+  }
   const std::int64_t total = weight_where([](double) { return true; });
-  const __int128 target = static_cast<__int128>(total) * lower_ranks;  // weight below, times R, to come near
+  const __int128 target = static_cast<__int128>(total) * lower_shares;
   double cut = 0;
   if (low[std::size_t(axis)] <= high[std::size_t(axis)]) {
-    // The least coordinate v whose weight up to and with it, times R, reaches the target; the
+    // The least coordinate v whose weight up to and with it, times the shares, reaches the target; the
     // split just before v or just after it, whichever lies nearer (before, on a tie).
     std::uint64_t first = ordered_key(low[std::size_t(axis)]), last = ordered_key(high[std::size_t(axis)]);
     while (first < last) {
       const std::uint64_t middle = first + (last - first) / 2;
       const double x = from_ordered_key(middle);
-      if (static_cast<__int128>(weight_where([x](double c) { return c <= x; })) * ranks >= target) last = middle;
+      if (static_cast<__int128>(weight_where([x](double c) { return c <= x; })) * all_shares >= target) last = middle;
       else first = middle + 1;
     }
     const double v = from_ordered_key(first);
-    const __int128 before = static_cast<__int128>(weight_where([v](double c) { return c < v; })) * ranks - target;
-    const __int128 after = static_cast<__int128>(weight_where([v](double c) { return c <= v; })) * ranks - target;
+    const __int128 before = static_cast<__int128>(weight_where([v](double c) { return c < v; })) * all_shares - target;
+    const __int128 after = static_cast<__int128>(weight_where([v](double c) { return c <= v; })) * all_shares - target;
     const bool split_after = (after < 0 ? -after : after) < (before < 0 ? -before : before);
     const double last_below = split_after ? v : extreme([v](double c) { return c < v; }, true);
     const double first_above = split_after ? extreme([v](double c) { return c > v; }, false) : v;
@@ -203,8 +215,8 @@ std::uint32_t Decomposition::cut_bisection(std::span<Weighted> points, int first
   const std::uint32_t index = std::uint32_t(nodes_.size());
   nodes_.push_back(Node{axis, cut, 0, 0});
   const std::size_t below = std::size_t(split - points.begin());
-  const std::uint32_t lower = cut_bisection(points.first(below), first_rank, lower_ranks, across);
-  const std::uint32_t upper = cut_bisection(points.subspan(below), first_rank + lower_ranks, ranks - lower_ranks, across);
+  const std::uint32_t lower = cut_bisection(points.first(below), first_rank, lower_ranks, across, shares);
+  const std::uint32_t upper = cut_bisection(points.subspan(below), first_rank + lower_ranks, ranks - lower_ranks, across, shares);
   nodes_[index].lower = lower;
   nodes_[index].upper = upper;
   return index;

@@ -48,8 +48,10 @@ class Decomposition {
   // The same cuts of the points the ranks of `across` hold together, each its own share,
   // found without gathering them (the weight below a trial place summed over the ranks, the
   // place found by bisection of its bits): every rank gets the decomposition of the whole.
+  // With `shares` (by rank, positive, the same on every rank), each region's weight is in
+  // proportion to its rank's share, the ranks below a cut taking the sum of theirs.
   static Decomposition bisection(std::span<const Vec3> points, std::span<const std::int64_t> weights, int ranks,
-                                 const Ranks& across);
+                                 const Ranks& across, std::span<const std::int64_t> shares = {});
 
  private:
   struct Node {
@@ -66,7 +68,8 @@ class Decomposition {
   std::uint32_t cut_cartesian(const Box& bounds, const std::array<int, 3>& ranks, std::array<int, 3> low,
                               std::array<int, 3> high);
   struct Weighted;
-  std::uint32_t cut_bisection(std::span<Weighted> points, int first_rank, int ranks, const Ranks& across);
+  std::uint32_t cut_bisection(std::span<Weighted> points, int first_rank, int ranks, const Ranks& across,
+                              std::span<const std::int64_t> shares);
 };
 
 }  // namespace scree::solver

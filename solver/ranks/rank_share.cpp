@@ -1,6 +1,7 @@
 #include "solver/ranks/rank_share.h"
 
 #include <algorithm>
+#include <cmath>
 #include <span>
 
 namespace scree::solver {
@@ -27,7 +28,7 @@ std::vector<std::int64_t> bisection_weights(const World& world, const std::vecto
   return weights;
 }
 
-bool RankShare::keep_up(World& world) {
+bool RankShare::keep_up(World& world, double search_seconds) {
   double moved = 0;
   std::vector<Vec3> own_places;
   for (std::size_t i = 0; i < world.grain_count(); ++i)
@@ -36,23 +37,56 @@ bool RankShare::keep_up(World& world) {
       own_places.push_back(world.bodies[i].position);
     }
   const std::vector<std::int64_t> weights = bisection_weights(world, &owned);
-  bool recut = false;
-  if (recut_above > 0 && ranks.size() > 1) {
-    std::vector<std::int64_t> sums(std::size_t(ranks.size()), 0);
-    for (const std::int64_t w : weights) sums[std::size_t(ranks.rank())] += w;
+  const bool bisected = recut_above > 0 && ranks.size() > 1;
+  bool uneven = false;
+  if (bisected) {
+    const std::size_t rank_count = std::size_t(ranks.size()), me = std::size_t(ranks.rank());
+    // By rank: its grains' weight, then its search's work (ns), in one reduction.
+    std::vector<std::int64_t> sums(2 * rank_count, 0);
+    for (const std::int64_t w : weights) sums[me] += w;
+    sums[rank_count + me] = std::int64_t(std::llround(search_seconds * 1e9));
     ranks.sum(sums);
-    std::int64_t total = 0, most = 0;
-    for (const std::int64_t w : sums) total += w, most = std::max(most, w);
-    recut = double(most) * double(ranks.size()) > recut_above * double(total);
+    search_pace.resize(rank_count, 0.0);
+    for (std::size_t r = 0; r < rank_count; ++r)
+      if (paced && sums[r] > 0 && sums[rank_count + r] > 0) {
+        const double last = 1e-9 * double(sums[rank_count + r]) / double(sums[r]);
+        search_pace[r] = search_pace[r] > 0 ? 0.5 * (search_pace[r] + last) : last;
+      }
+    if (cut_shares.size() != rank_count) cut_shares.assign(rank_count, 1);
+    std::int64_t total = 0, all_shares = 0;
+    for (std::size_t r = 0; r < rank_count; ++r) total += sums[r], all_shares += cut_shares[r];
+    for (std::size_t r = 0; r < rank_count; ++r)
+      uneven = uneven || double(sums[r]) * double(all_shares) > recut_above * double(total) * double(cut_shares[r]);
   }
-  if (recut) {
-    regions = Decomposition::bisection(own_places, weights, ranks.size(), ranks);
-    ++recuts;
-  } else if (ranks.max(moved) <= 0.5 * skin) {
-    return false;
+  if (!uneven && ranks.max(moved) <= 0.5 * skin) return false;
+  if (bisected) {
+    // Cut anew where the weight has travelled, or where a rank's pace moved its share by more
+    // than a fiftieth since the last cut (which its own round-off would not).
+    const std::vector<std::int64_t> shares = search_shares();
+    std::int64_t all_now = 0, all_cut = 0;
+    for (std::size_t r = 0; r < shares.size(); ++r) all_now += shares[r], all_cut += cut_shares[r];
+    bool moved_shares = false;
+    for (std::size_t r = 0; r < shares.size(); ++r)
+      moved_shares = moved_shares || std::abs(double(shares[r]) * double(all_cut) - double(cut_shares[r]) * double(all_now)) >
+                                         0.02 * double(cut_shares[r]) * double(all_now);
+    if (uneven || moved_shares) {
+      regions = Decomposition::bisection(own_places, weights, ranks.size(), ranks, shares);
+      cut_shares = shares;
+      ++recuts;
+    }
   }
   hand_over(world);
   return true;
+}
+
+std::vector<std::int64_t> RankShare::search_shares() const {
+  const std::size_t rank_count = std::size_t(ranks.size());
+  if (!paced || search_pace.size() != rank_count || std::find(search_pace.begin(), search_pace.end(), 0.0) != search_pace.end())
+    return std::vector<std::int64_t>(rank_count, 1);
+  const double fastest = *std::min_element(search_pace.begin(), search_pace.end());
+  std::vector<std::int64_t> shares;
+  for (const double pace : search_pace) shares.push_back(std::max<std::int64_t>(1, std::llround(double(1 << 20) * fastest / pace)));
+  return shares;
 }
 
 double RankShare::total(ExactSum partial) const {

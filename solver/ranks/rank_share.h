@@ -29,20 +29,36 @@ struct RankShare {
   Halo halo;
   std::vector<Vec3> handed_at;  // by grain: its centroid at the last hand-over
   int hand_overs = 0;           // so far
-  // Regions cut anew by bisection (grains weighed by bisection_weights()) when the rank owning
-  // the most weight owns more than `recut_above` times the mean, as an avalanche's mass
-  // travels and its contacts form; 0: never (a grid the case asked for).
+  // Regions cut anew by bisection (grains weighed by bisection_weights()) when a rank owns
+  // more than `recut_above` times the share of the weight its region was cut for, as an
+  // avalanche's mass travels and its contacts form; 0: never (a grid the case asked for).
   double recut_above = 0;
   int recuts = 0;  // so far
+  // Whether the ranks' shares follow their paces (each rank on cores of its own, not
+  // Ranks::share_cores): a region's share of the weight in proportion to its rank's speed,
+  // `search_pace` by rank (the same on every rank: the seconds of contact search a unit of
+  // weight took it, the mean of the last step's and the pace before; 0 until known), as
+  // LAMMPS weighs particles by time, and a big island's strips by StripPace. The regions
+  // follow the paces only when the grains are handed over anyway (a hand-over a step stood
+  // at the ranks' peaks of memory, docs/benchmarks.md, "Strips by their work and the ranks'
+  // pace").
+  bool paced = false;
+  std::vector<double> search_pace;
+  std::vector<std::int64_t> cut_shares;  // by rank: the shares the regions were last cut for (empty: even)
   StripPace strip_pace;  // how fast this rank solves its strips of big islands (resting_across_ranks.h)
 
   // Every rank calls it: each rank's world (any grains, `owned` saying which it hands on, each
   // grain owned by one rank) becomes its region's grains and halo.
   void hand_over(World& world);
-  // After a step: cuts the regions anew when they hold too uneven shares of the grains
-  // (`recut_above`), and hands the grains over again then or when one has moved half the skin
-  // since the last hand-over. Returns whether it did.
-  bool keep_up(World& world);
+  // After a step whose contact search took this rank `search_seconds` of work: hands the
+  // grains over again when one has moved half the skin since the last hand-over, or when a
+  // rank's region holds too much more than its share of the weight (`recut_above`), cutting
+  // the regions anew then, and at a hand-over where the ranks' paces have changed their
+  // shares. Returns whether it handed over.
+  bool keep_up(World& world, double search_seconds = 0);
+  // By rank, its share of the weight: in proportion to its speed (1 / search_pace, the fastest
+  // 2^20) where `paced` and every pace is known, else even.
+  std::vector<std::int64_t> search_shares() const;
 
   // The sum of every rank's `partial` (its owned grains' terms), the same bits as one sum of
   // all the terms.

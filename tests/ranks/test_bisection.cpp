@@ -62,5 +62,55 @@ TEST(Bisection, AGrainWeighsOnePlusItsContacts) {
   EXPECT_EQ(bisection_weights(w, &owned), (std::vector<std::int64_t>{1, 2}));
 }
 
+// A rank whose contact search takes longer a unit of weight (a slower core, or one the machine
+// holds up) is given less weight when the grains are next handed over, as LAMMPS weighs
+// particles by time: rank r here takes r + 1 times as long as rank 0, so the regions settle at
+// weights in proportion to 1 / (r + 1), and stay there. They follow the paces only at a
+// hand-over due anyway (the grains moved half the skin), and only where the ranks have cores
+// of their own (RankShare::paced): else they stay even.
+TEST(Bisection, ARankWhoseSearchIsSlowerIsGivenLessWeightAtAHandOver) {
+  const Ranks ranks = Ranks::world();
+  for (const bool paced : {true, false}) {
+    World w;
+    w.shapes.push_back(GrainShape::sphere(0.1));
+    const int grains = 1200;
+    for (int k = 0; k < grains; ++k) w.add_grain(std::uint64_t(k), 0, 0, 2650, 1, Vec3(0.5 * k, 0, 0), Quat::Identity());
+    RankShare share;
+    share.ranks = ranks;
+    std::vector<Vec3> places;
+    for (std::size_t i = 0; i < w.grain_count(); ++i) places.push_back(w.bodies[i].position);
+    share.regions = Decomposition::bisection(places, std::vector<std::int64_t>(places.size(), 1), ranks.size());
+    share.reach = 0.25;
+    share.skin = 0.05;
+    share.recut_above = 1.05;
+    share.paced = paced;
+    share.owned.resize(w.grain_count());
+    for (std::size_t i = 0; i < w.grain_count(); ++i) share.owned[i] = share.regions.owner(w.bodies[i].position) == ranks.rank();
+    share.hand_over(w);
+    auto owned_weights = [&] {
+      std::vector<std::int64_t> by_rank(std::size_t(ranks.size()), 0);
+      for (const char o : share.owned) by_rank[std::size_t(ranks.rank())] += o;
+      ranks.sum(by_rank);
+      return by_rank;
+    };
+    const double pace = 1e-6 * (ranks.rank() + 1);  // s a unit of weight
+    auto step = [&](double move) {
+      for (std::size_t i = 0; i < w.grain_count(); ++i) w.bodies[i].position.y() += move;
+      return share.keep_up(w, pace * double(owned_weights()[std::size_t(ranks.rank())]));
+    };
+    // Not yet due: the paces are taken, the regions kept.
+    EXPECT_FALSE(step(0.1 * share.skin));
+    EXPECT_EQ(share.recuts, 0);
+    // Due: handed over, and cut by the paces where the ranks have cores of their own.
+    for (int k = 0; k < 3; ++k) EXPECT_TRUE(step(0.6 * share.skin));
+    const std::vector<std::int64_t> weights = owned_weights();
+    double speeds = 0;
+    for (int r = 0; r < ranks.size(); ++r) speeds += paced ? 1.0 / (r + 1) : 1;
+    for (int r = 0; r < ranks.size(); ++r)
+      EXPECT_NEAR(double(weights[std::size_t(r)]), grains / (paced ? r + 1 : 1) / speeds, 2) << ranks.size() << " ranks, rank " << r;
+    EXPECT_EQ(share.recuts, paced && ranks.size() > 1 ? 1 : 0);  // once the paces are known, and not again
+  }
+}
+
 }  // namespace
 }  // namespace scree::solver

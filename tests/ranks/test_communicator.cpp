@@ -231,5 +231,18 @@ TEST(Communicator, ANodesRanksReadTheBytesItsFirstRankMade) {
   EXPECT_ANY_THROW(ranks.share_on_node([]() -> Bytes { throw std::runtime_error("unreadable"); }));
 }
 
+// Ranks that run more threads than their node's CPUs take turns on cores (their paces then
+// measure time slices, RankShare::paced): more threads a rank than the machine has CPUs always
+// do, one thread of one rank never; the answer is the same on every rank.
+TEST(Communicator, RanksKnowWhetherTheyShareCores) {
+  const Ranks ranks = Ranks::world();
+  EXPECT_TRUE(ranks.share_cores(int(std::thread::hardware_concurrency()) + 1));
+  if (ranks.size() == 1) {
+    EXPECT_FALSE(ranks.share_cores(1));
+  }
+  const double shares = ranks.share_cores(1) ? 1 : 0;
+  EXPECT_EQ(ranks.max(shares), ranks.min(shares));
+}
+
 }  // namespace
 }  // namespace scree::solver

@@ -121,6 +121,23 @@ TEST(Decomposition, BisectionSharesTheWeightEvenly) {
   }
 }
 
+// With shares (a rank's speed, RankShare::search_shares), each region holds its rank's share
+// of the weight, the ranks below a cut the sum of theirs.
+TEST(Decomposition, BisectionSharesTheWeightByTheRanksShares) {
+  const Cloud c = heap(4000, false);
+  const double total = double(std::accumulate(c.weights.begin(), c.weights.end(), std::int64_t(0)));
+  for (const std::vector<std::int64_t>& shares : {std::vector<std::int64_t>{1, 3}, {3, 1}, {2, 1, 1}, {1, 1, 1, 5}}) {
+    const int ranks = int(shares.size());
+    const Decomposition d = Decomposition::bisection(c.points, c.weights, ranks, Ranks(), shares);
+    const std::vector<std::int64_t> w = weight_by_rank(d, c);
+    const double all = double(std::accumulate(shares.begin(), shares.end(), std::int64_t(0)));
+    for (int r = 0; r < ranks; ++r)
+      EXPECT_NEAR(double(w[std::size_t(r)]), total * double(shares[std::size_t(r)]) / all, 2 * 5) << ranks << " ranks, rank " << r;
+  }
+  EXPECT_THROW(Decomposition::bisection(c.points, c.weights, 2, Ranks(), std::vector<std::int64_t>{1, 0}), std::invalid_argument);
+  EXPECT_THROW(Decomposition::bisection(c.points, c.weights, 2, Ranks(), std::vector<std::int64_t>{1}), std::invalid_argument);
+}
+
 TEST(Decomposition, BisectionCutsAtWeightNotCount) {
   // Ten light points on the left, one heavy on the right: the cut keeps the heavy one alone.
   Cloud c;

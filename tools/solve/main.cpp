@@ -58,7 +58,9 @@ int solve(const std::vector<std::string>& args, const solver::Ranks& ranks) {
   const bool speaks = ranks.rank() == 0;  // what a user reads comes from rank 0
   if (speaks)
     std::cout << "scree-solve: " << grains << (grains == 1 ? " grain, " : " grains, ")
-              << (ranks.size() > 1 ? std::to_string(ranks.size()) + " MPI ranks × " : "") << cli::thread_layout() << std::endl;
+              << (ranks.size() > 1 ? std::to_string(ranks.size()) + " MPI ranks × " : "") << cli::thread_layout()
+              << (sim.share && !sim.share->paced ? "; more threads than cores: the ranks' shares even, not by their pace" : "")
+              << std::endl;
   std::optional<cli::ProgressLine> line;
   if (speaks) line.emplace("scree-solve", "stepping", "steps");
   const std::size_t first_step = std::size_t(sim.world.step);
