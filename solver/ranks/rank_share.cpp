@@ -60,8 +60,9 @@ bool RankShare::keep_up(World& world, double search_seconds) {
   }
   if (!uneven && ranks.max(moved) <= 0.5 * skin) return false;
   if (bisected) {
-    // Cut anew where the weight has travelled, or where a rank's pace moved its share by more
-    // than a fiftieth since the last cut (which its own round-off would not).
+    // Cut anew where the weight has travelled, or where the paces moved a rank's share by more
+    // than a fiftieth since the last cut: a hand-over that moves fewer grains than that between
+    // the regions is not worth their cut.
     const std::vector<std::int64_t> shares = search_shares();
     std::int64_t all_now = 0, all_cut = 0;
     for (std::size_t r = 0; r < shares.size(); ++r) all_now += shares[r], all_cut += cut_shares[r];

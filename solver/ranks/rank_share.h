@@ -39,9 +39,10 @@ struct RankShare {
   // `search_pace` by rank (the same on every rank: the seconds of contact search a unit of
   // weight took it, the mean of the last step's and the pace before; 0 until known), as
   // LAMMPS weighs particles by time, and a big island's strips by StripPace. The regions
-  // follow the paces only when the grains are handed over anyway (a hand-over a step stood
-  // at the ranks' peaks of memory, docs/benchmarks.md, "Strips by their work and the ranks'
-  // pace").
+  // follow the paces only when the grains are handed over anyway: re-cut at every change of
+  // the paces, a hand-over nearly every step stood at the ranks' peaks of memory
+  // (docs/parallel.md, "Shares by pace"; docs/benchmarks.md, "Regions by pace at the
+  // hand-overs").
   bool paced = false;
   std::vector<double> search_pace;
   std::vector<std::int64_t> cut_shares;  // by rank: the shares the regions were last cut for (empty: even)
