@@ -13,7 +13,7 @@
 #       weak   each WORK/weak-R from its release to WEAK_SPAN (default 0.3) on R ranks;
 #       fall   the 50 000 rocks from their release to FALL_SPAN (default 0.3) (strong).
 #     Prints and appends to WORK/scaling.csv a row a run: the series, ranks, threads a rank,
-#     grains, steps,
+#     grains, the time it ran to (s), steps,
 #     the stepping's wall time by scree-solve's own clock, the whole command's, and the
 #     checksums of its log and of its checkpoint's grains and contacts (a series' rows must
 #     agree: the same bits on any rank count, as bench/ranks/same_bits.sh compares them; the
@@ -83,7 +83,7 @@ read -r -a mpirun <<< "${MPIRUN:-mpirun --oversubscribe}"
 budget=${BUDGET:-0}
 started=$SECONDS
 csv=$work/scaling.csv
-[[ -s $csv ]] || echo "series,ranks,threads,grains,steps,stepping_s,command_s,log_md5,checkpoint_md5" > "$csv"
+[[ -s $csv ]] || echo "series,ranks,threads,grains,until_s,steps,stepping_s,command_s,log_md5,checkpoint_md5" > "$csv"
 
 # run SERIES R DIR DURATION [scree-solve options]: one run of DIR's case on R ranks to DURATION.
 run_case() {
@@ -102,7 +102,7 @@ run_case() {
   t1=$(date +%s.%N)
   read -r steps wall < <(awk '/where the time went/ { for (k = 1; k < NF; ++k) { if ($k == "in") w = $(k + 1); if ($k == "steps") s = $(k - 1) } } END { print s, w }' "$out.out")
   grains=$(awk '/^scree-solve: [0-9]+ grains/ { print $2; exit }' "$out.out")
-  printf '%s,%d,%d,%d,%d,%.3f,%.3f,%s,%s\n' "$series" "$r" "$threads" "$grains" "$steps" "$wall" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" \
+  printf '%s,%d,%d,%d,%s,%d,%.3f,%.3f,%s,%s\n' "$series" "$r" "$threads" "$grains" "$duration" "$steps" "$wall" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" \
     "$(md5sum < "$out/log.csv" | cut -c1-12)" "$(checksum "$out/checkpoint.h5")" | tee -a "$csv"
 }
 

@@ -1,7 +1,8 @@
 // The charts of bench/ranks/scaling.sh's measurements (issue 28; docs/benchmarks.md, "Scaling
-// on sixteen cores"): from its scaling.csv, the runs of one thread a rank, each series' median
-// stepping time on each rank count. strong_scaling.png: the speed-up over one rank of the
-// series on a fixed avalanche (dense, fall) against the ranks, with the ideal and 70 % of it;
+// on sixteen cores"): from its scaling.csv, the runs of one thread a rank, each series' (and
+// end time's) median stepping time on each rank count. strong_scaling.png: the speed-up over
+// one rank of the series on a fixed avalanche (dense, fall) against the ranks, with the ideal
+// and 70 % of it;
 // weak_scaling.png: the weak series' efficiency, one rank's time a step over R ranks' (R
 // times the grains over R times the area). Prints the table it draws.
 //
@@ -30,25 +31,26 @@ double median(std::vector<double> values) {
   return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
 }
 
-// series → its runs of one thread a rank; columns as scaling.sh writes them.
+// "series to T s" → its runs of one thread a rank; columns as scaling.sh writes them.
 std::map<std::string, Runs> read_runs(const std::string& file) {
   std::ifstream in(file);
   if (!in) throw std::runtime_error(file + ": cannot be read");
   std::string line;
   std::getline(in, line);
-  if (line.rfind("series,ranks,threads,grains,steps,stepping_s", 0) != 0)
-    throw std::runtime_error(file + ": not a scaling.csv (series,ranks,threads,grains,steps,stepping_s,...)");
+  if (line.rfind("series,ranks,threads,grains,until_s,steps,stepping_s", 0) != 0)
+    throw std::runtime_error(file + ": not a scaling.csv (series,ranks,threads,grains,until_s,steps,stepping_s,...)");
   std::map<std::string, Runs> runs;
   for (int row = 2; std::getline(in, line); ++row) {
     std::vector<std::string> cells;
     std::stringstream cells_in(line);
     for (std::string cell; std::getline(cells_in, cell, ',');) cells.push_back(cell);
-    if (cells.size() < 6) throw std::runtime_error(file + ": row " + std::to_string(row) + " has fewer than 6 cells");
+    if (cells.size() < 7) throw std::runtime_error(file + ": row " + std::to_string(row) + " has fewer than 7 cells");
     if (std::stoi(cells[2]) != 1) continue;
     const int ranks = std::stoi(cells[1]);
-    const double seconds = std::stod(cells[5]);
-    runs[cells[0]].seconds[ranks].push_back(seconds);
-    runs[cells[0]].seconds_a_step[ranks].push_back(seconds / std::stod(cells[4]));
+    const double seconds = std::stod(cells[6]);
+    Runs& series = runs[cells[0] + " to " + cells[4] + " s"];
+    series.seconds[ranks].push_back(seconds);
+    series.seconds_a_step[ranks].push_back(seconds / std::stod(cells[5]));
   }
   return runs;
 }
@@ -65,13 +67,13 @@ int main(int argc, char** argv) {
     const std::string folder = argv[2];
     scree::post::LineChart strong{"Strong scaling: 50 000 rocks on the dc7 DEM, one thread a rank", "ranks",
                                   "speed-up over one rank", {}, false};
-    scree::post::LineChart weak{"Weak scaling: 3125 rocks a rank, 1 s from the release", "ranks",
+    scree::post::LineChart weak{"Weak scaling: 3125 rocks a rank on the dc7 DEM, one thread a rank", "ranks",
                                 "efficiency (one rank's time a step / R ranks')", {}, true};
     scree::post::Series ideal{"ideal", {}, {}}, seventy{"70 % of ideal", {}, {}};
     std::set<int> strong_ranks;
     std::printf("series,ranks,runs,median_s,speed_up,efficiency\n");
     for (const auto& [name, series_runs] : runs) {
-      const bool is_weak = name == "weak";
+      const bool is_weak = name.rfind("weak ", 0) == 0;
       const auto& times = is_weak ? series_runs.seconds_a_step : series_runs.seconds;
       if (!times.count(1)) throw std::runtime_error(std::string(argv[1]) + ": series " + name + " has no one-rank run");
       const double one = median(times.at(1));
@@ -93,7 +95,7 @@ int main(int argc, char** argv) {
     }
     strong.series.push_back(ideal);
     strong.series.push_back(seventy);
-    scree::post::plot_lines(folder + "/strong_scaling.png", strong, {});
+    if (!strong_ranks.empty()) scree::post::plot_lines(folder + "/strong_scaling.png", strong, {});
     if (!weak.series.empty()) scree::post::plot_lines(folder + "/weak_scaling.png", weak, {});
   } catch (const std::exception& e) {
     std::fprintf(stderr, "scaling_plot: error: %s\n", e.what());
