@@ -35,6 +35,7 @@ root=$(cd "$here/../.." && pwd)
 ranks_list=${RANKS:-1 2}
 fail() { echo "scaling.sh: error: $1" >&2; exit 1; }
 [[ $ranks_list =~ ^[[:space:]]*[1-9][0-9]*([[:space:]]+[1-9][0-9]*)*[[:space:]]*$ ]] || fail "RANKS=\"$ranks_list\": not a list of rank counts"
+cores=$(nproc)  # before OMP_NUM_THREADS is set, which nproc reads
 threads=${THREADS:-1}
 [[ $threads =~ ^[1-9][0-9]*$ ]] || fail "THREADS=$threads: not a count of threads"
 layout=; if (( threads > 1 )); then layout=x$threads; fi  # a run's name: dense-R4x4
@@ -53,7 +54,7 @@ if [[ $mode == prepare ]]; then
   solve=$(realpath "${BUILD_DIR:-$root/build}")/bin/scree-solve
   "$here/dc7_avalanche.sh" "$work/strong" 50000
   sed -e 's|^  directory: .*|  directory: run1s|' "$work/strong/$case_dir/case.yaml" > "$work/strong/$case_dir/case1s.yaml"
-  (cd "$work/strong/$case_dir" && mpirun --oversubscribe -np "$(nproc)" "$solve" case1s.yaml)
+  (cd "$work/strong/$case_dir" && mpirun --oversubscribe -np "$cores" "$solve" case1s.yaml)
   for r in $ranks_list; do
     EXTENT=$(weak_extent "$r") "$here/dc7_avalanche.sh" "$work/weak-$r" $((3125 * r))
   done
