@@ -10,8 +10,8 @@
 #   bench/ranks/scaling.sh run WORK        the runs, on R ranks for each R of RANKS:
 #       dense  the 50 000 rocks' dense flow, 1 s to 1 s + DENSE_SPAN (default 0.1), restarted
 #              from the checkpoint (strong scaling);
-#       weak   each WORK/weak-R from its release to WEAK_SPAN (default 0.3) on R ranks;
-#       fall   the 50 000 rocks from their release to FALL_SPAN (default 0.3) (strong).
+#       weak   each WORK/weak-R from its release to WEAK_SPAN (default 1.0) on R ranks;
+#       fall   the 50 000 rocks from their release to FALL_SPAN (default 0.5) (strong).
 #     Prints and appends to WORK/scaling.csv a row a run: the series, ranks, threads a rank,
 #     grains, the time it ran to (s), steps,
 #     the stepping's wall time by scree-solve's own clock, the whole command's, and the
@@ -28,8 +28,10 @@
 #                                      Open MPI's --map-by slot:PE=THREADS)
 #   SERIES="dense weak fall"           which series to run, in that order
 set -euo pipefail
-mode=${1:?usage: scaling.sh prepare|run WORK}
-work=$(realpath -m "${2:?usage: scaling.sh prepare|run WORK}")
+usage() { echo "usage: scaling.sh prepare|run WORK" >&2; exit 2; }
+(( $# == 2 )) && [[ $1 == prepare || $1 == run ]] || usage
+mode=$1
+work=$(realpath -m "$2")
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 ranks_list=${RANKS:-1 2}
@@ -41,6 +43,14 @@ threads=${THREADS:-1}
 layout=; if (( threads > 1 )); then layout=x$threads; fi  # a run's name: dense-R4x4
 export OMP_NUM_THREADS=$threads OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive} OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 case_dir=dem-dc7_dem_1411slide
+series_list=${SERIES:-dense weak fall}
+dense_span=${DENSE_SPAN:-0.1} weak_span=${WEAK_SPAN:-1.0} fall_span=${FALL_SPAN:-0.5}
+for series in $series_list; do
+  [[ $series =~ ^(dense|weak|fall)$ ]] || fail "SERIES: $series is not dense, weak or fall"
+done
+for span in "DENSE_SPAN=$dense_span" "WEAK_SPAN=$weak_span" "FALL_SPAN=$fall_span"; do
+  [[ ${span#*=} =~ ^[0-9]*\.?[0-9]+$ ]] && awk -v s="${span#*=}" 'BEGIN { exit !(s > 0) }' || fail "$span: not a time in s above 0"
+done
 
 # The weak series' area for R ranks, "east south" in m: R quarters-by-quarters of 180 × 110.
 weak_extent() {
@@ -51,6 +61,7 @@ weak_extent() {
 }
 
 if [[ $mode == prepare ]]; then
+  for r in $ranks_list; do weak_extent "$r" > /dev/null; done
   solve=$(realpath "${BUILD_DIR:-$root/build}")/bin/scree-solve
   "$here/dc7_avalanche.sh" "$work/strong" 50000
   sed -e 's|^  directory: .*|  directory: run1s|' "$work/strong/$case_dir/case.yaml" > "$work/strong/$case_dir/case1s.yaml"
@@ -60,7 +71,7 @@ if [[ $mode == prepare ]]; then
   done
   exit 0
 fi
-[[ $mode == run ]] || fail "$mode: not prepare or run"
+[[ -s $work/strong/$case_dir/run1s/checkpoint.h5 ]] || fail "$work: no cases (scaling.sh prepare $work makes them)"
 # The first Python that reads HDF5 (h5py): PYTHON, else python3, else the system's.
 python=
 for candidate in ${PYTHON:-python3 /usr/bin/python3}; do
@@ -107,14 +118,14 @@ run_case() {
     "$(md5sum < "$out/log.csv" | cut -c1-12)" "$(checksum "$out/checkpoint.h5")" | tee -a "$csv"
 }
 
-for series in ${SERIES:-dense weak fall}; do
+for series in $series_list; do
   for r in $ranks_list; do
     if (( budget > 0 && SECONDS - started > budget )); then echo "$series,$r,skipped: past BUDGET=$budget s"; continue; fi
     case $series in
-      dense) run_case dense "$r" "$work/strong/$case_dir" "$(awk -v s="${DENSE_SPAN:-0.1}" 'BEGIN { print 1 + s }')" --restart "$work/strong/$case_dir/run1s/checkpoint.h5" ;;
-      weak)  run_case weak "$r" "$work/weak-$r/$case_dir" "${WEAK_SPAN:-0.3}" ;;
-      fall)  run_case fall "$r" "$work/strong/$case_dir" "${FALL_SPAN:-0.3}" ;;
-      *) fail "SERIES: $series is not dense, weak or fall" ;;
+      dense) run_case dense "$r" "$work/strong/$case_dir" "$(awk -v s="$dense_span" 'BEGIN { print 1 + s }')" --restart "$work/strong/$case_dir/run1s/checkpoint.h5" ;;
+      weak)  [[ -d $work/weak-$r ]] || fail "$work/weak-$r: no weak case for $r ranks (prepare with RANKS naming $r)"
+             run_case weak "$r" "$work/weak-$r/$case_dir" "$weak_span" ;;
+      fall)  run_case fall "$r" "$work/strong/$case_dir" "$fall_span" ;;
     esac
   done
 done

@@ -44,13 +44,21 @@ std::map<std::string, Runs> read_runs(const std::string& file) {
     std::vector<std::string> cells;
     std::stringstream cells_in(line);
     for (std::string cell; std::getline(cells_in, cell, ',');) cells.push_back(cell);
-    if (cells.size() < 7) throw std::runtime_error(file + ": row " + std::to_string(row) + " has fewer than 7 cells");
-    if (std::stoi(cells[2]) != 1) continue;
-    const int ranks = std::stoi(cells[1]);
-    const double seconds = std::stod(cells[6]);
+    const std::string where = file + ": row " + std::to_string(row);
+    if (cells.size() < 7) throw std::runtime_error(where + " has fewer than 7 cells");
+    int ranks = 0, threads = 0;
+    double steps = 0, seconds = 0;
+    try {
+      ranks = std::stoi(cells[1]), threads = std::stoi(cells[2]);
+      steps = std::stod(cells[5]), seconds = std::stod(cells[6]);
+    } catch (const std::logic_error&) {
+      throw std::runtime_error(where + ": ranks, threads, steps and stepping_s are not numbers");
+    }
+    if (ranks < 1 || steps < 1 || !(seconds > 0)) throw std::runtime_error(where + ": no run (ranks, steps or time not above 0)");
+    if (threads != 1) continue;
     Runs& series = runs[cells[0] + " to " + cells[4] + " s"];
     series.seconds[ranks].push_back(seconds);
-    series.seconds_a_step[ranks].push_back(seconds / std::stod(cells[5]));
+    series.seconds_a_step[ranks].push_back(seconds / steps);
   }
   return runs;
 }
