@@ -12,6 +12,7 @@
 #include "solver/impulse/tiles.h"
 #include "solver/ranks/body_records.h"
 #include "solver/ranks/island_labels.h"
+#include "solver/ranks/island_solvers.h"
 #include "solver/ranks/parcel.h"
 #include "solver/ranks/tile_share.h"
 
@@ -149,41 +150,6 @@ class GrainIndices {
 EntryRecord entry_record(const BodyNames& names, const RestingKey& key, const RestingImpulses::Impulse& impulse, bool this_step) {
   const BodyName b = names.name(key.b);
   return {names.world.id[key.a], b.id, b.is_static, this_step, key.plane, key.node, {impulse.x(), impulse.y(), impulse.z()}};
-}
-
-// The islands of shared_island_points or more, by label id, on every rank: each rank counts
-// its faces' points by island, the island's solver adds them up, and the ranks tell each other
-// which of theirs are big.
-std::set<std::uint64_t> big_islands(const RestingContacts& resting, const std::vector<IslandLabel>& labels, const Ranks& ranks) {
-  struct Count {
-    std::uint64_t label, points;
-  };
-  std::map<std::uint64_t, std::pair<int, std::uint64_t>> here;  // by label: its solver, the points here
-  // A face's points lie together, and a pair's faces: the map is asked once a run of points of
-  // one island (once a point, it was a twentieth of the sharing).
-  for (std::size_t k = 0; k < resting.points.size();) {
-    const IslandLabel& label = labels[resting.face_of(resting.points[k]).a];
-    std::size_t end = k + 1;
-    while (end < resting.points.size() && labels[resting.face_of(resting.points[end]).a].id == label.id) ++end;
-    auto& [solver, points] = here[label.id];
-    solver = int(label.owner);
-    points += end - k;
-    k = end;
-  }
-  std::map<int, std::vector<Count>> to_solvers;
-  for (const auto& [id, at] : here) to_solvers[at.first].push_back({id, at.second});
-  std::vector<std::pair<int, Bytes>> outgoing;
-  for (const auto& [rank, counts] : to_solvers) outgoing.emplace_back(rank, to_bytes(std::span<const Count>(counts)));
-  std::map<std::uint64_t, std::uint64_t> points;
-  for (const auto& [sender, bytes] : ranks.send_to_any(outgoing))
-    for (const Count& c : from_bytes<Count>(bytes)) points[c.label] += c.points;
-  std::vector<std::uint64_t> mine;
-  for (const auto& [id, count] : points)
-    if (count >= shared_island_points) mine.push_back(id);
-  std::set<std::uint64_t> big;
-  for (const Bytes& bytes : ranks.gather_all(to_bytes(std::span<const std::uint64_t>(mine))))
-    for (std::uint64_t id : from_bytes<std::uint64_t>(bytes)) big.insert(id);
-  return big;
 }
 
 // The passes' work of a unit beside its points', in points: a unit's bodies are read and
@@ -396,20 +362,21 @@ void add_face(Part& part, const FaceRecord& record, const RestingPoint* points) 
     part.points.push_back({p->node, {p->arm.x(), p->arm.y(), p->arm.z()}, {p->k_nn, p->k_n1, p->k_n2, p->k_11, p->k_12, p->k_22}, p->touch});
 }
 
-// What this rank sends each island's solver: its faces with their points and bodies, and the
-// store's entries of the grains it owns there. A big island's go to the ranks that solve it
+// What this rank sends each island's solver (`solvers`): its faces with their points and bodies,
+// and the store's entries of the grains it owns there. A big island's go to the ranks that solve it
 // together (docs/parallel.md, "A big island across ranks"): each face with its points, its
 // warm starts and its grains to the rank whose strip holds its tile (`strips`). What this rank
 // solves itself is listed in `own`, not made into records (its faces where they lie in one
 // process's order already, as the search finds them; else they are records too).
 std::vector<Part> parts_for_solvers(const World& world, const RestingImpulses& impulses, const RestingContacts& resting,
                                     const RestingBodies& bodies, const std::vector<char>& owned,
-                                    const std::vector<IslandLabel>& labels, const std::set<std::uint64_t>& big,
+                                    const std::vector<IslandLabel>& labels, const IslandSolvers& solvers,
                                     const StripRanks& strips, const Ranks& ranks, OwnShare& own) {
   const BodyNames names{world};
   const std::size_t n = world.grain_count(), rank_count = std::size_t(ranks.size());
   std::vector<Part> parts(rank_count, Part{ranks.rank(), {}, {}, {}, {}});
   std::vector<char> need(n * rank_count, 0);  // by grain and rank: whether its part holds the grain
+  const std::set<std::uint64_t>& big = solvers.big;
   // Each grain's big island, by its place among them in label order (none for a small one's).
   std::vector<std::uint32_t> big_of(n, SharedIslands::none);
   if (!big.empty())
@@ -425,7 +392,7 @@ std::vector<Part> parts_for_solvers(const World& world, const RestingImpulses& i
     seq = same_pair ? seq + 1 : 0;
     if (end == next_point) continue;  // a face that collides: no points
     const std::size_t solver =
-        std::size_t(big_of[face.a] == SharedIslands::none ? int(labels[face.a].owner) : strips.rank_of_face(std::uint32_t(f)));
+        std::size_t(big_of[face.a] == SharedIslands::none ? solvers.of(labels[face.a]) : strips.rank_of_face(std::uint32_t(f)));
     const FaceRecord record = face_record(names, face, seq, std::uint32_t(end - next_point), big_of[face.a]);
     need[face.a * rank_count + solver] = 1;
     if (!record.b_static) need[face.b * rank_count + solver] = 1;
@@ -459,7 +426,7 @@ std::vector<Part> parts_for_solvers(const World& world, const RestingImpulses& i
     int strip = -1;  // of the last entry's unit: a unit's entries lie together (key order)
     for (const RestingImpulses::Entry* e = nullptr; const RestingImpulses::Entry& entry : impulses.of_grain(i)) {
       if (big_of[i] == SharedIslands::none) {
-        send(entry, int(labels[i].owner));
+        send(entry, solvers.of(labels[i]));
         continue;
       }
       if (!e || e->first.b != entry.first.b) strip = strips.rank_of(labels[i].id, i, entry.first.b);
@@ -827,7 +794,8 @@ RestingTotals rest_across_ranks(const World& world, const std::vector<bool>& is_
     settings.touching_reach = ranks.max(farthest_touching(units, is_static, bodies.velocities));
     return island_labels(world.id, links, halo, ranks);
   }();
-  const std::set<std::uint64_t> big = big_islands(resting, labels, ranks);
+  const IslandSolvers solvers = island_solvers(resting, labels, ranks);
+  const std::set<std::uint64_t>& big = solvers.big;
 
   // The parts to the islands' solvers: what this rank solves of its own read where it lies
   // (`own`: its faces and points in the sweep's arrays, its grains, its warm starts), the
@@ -839,7 +807,7 @@ RestingTotals rest_across_ranks(const World& world, const std::vector<bool>& is_
                     tile_width(settings.touching_reach, settings.largest_reach), pace ? pace->seconds_per_work : 0, ranks);
   const std::uint64_t strips_work = strips.my_work();
   {
-    std::vector<Part> to_solvers = parts_for_solvers(world, impulses, resting, bodies, owned, labels, big, strips, ranks, own);
+    std::vector<Part> to_solvers = parts_for_solvers(world, impulses, resting, bodies, owned, labels, solvers, strips, ranks, own);
     for (std::size_t r = 0; r < to_solvers.size(); ++r)
       if (int(r) == ranks.rank()) {
         if (!to_solvers[r].empty() || !own.empty()) parts.push_back(std::move(to_solvers[r]));

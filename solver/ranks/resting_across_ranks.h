@@ -1,8 +1,9 @@
 #pragma once
 // A sweep's resting contact when ranks share the grains (docs/parallel.md, "The step across
 // ranks", resting contact): the resting faces' islands named by label propagation over the
-// halo (island_labels.h), each island solved by the rank that owns its least id (a big one by
-// every rank, each its strips of the island's tiles: tile_share.h), from the faces, points and
+// halo (island_labels.h), each island solved by the rank that owns its least id or the rank
+// it is handed to (island_solvers.h; a big one by every rank, each its strips of the island's
+// tiles: tile_share.h), from the faces, points and
 // bodies the ranks that found them send it and the last impulses (the warm start) their
 // grains' owners send it, by the same rest() as one process and in its order;
 // then the bodies' velocities and corrections sent back, on to their owners and the halo, and

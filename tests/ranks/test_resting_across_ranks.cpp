@@ -1,6 +1,7 @@
 // Resting contact when ranks share the grains (solver/ranks/resting_across_ranks.h), on 1, 2,
 // 3 and 4 ranks: a stack of boxes settling on a floor (one island of thousands of points, cut
-// into tiles) and a box alone on the floor (an island of its own), two sweeps warm started from
+// into tiles) and a box alone on the floor (an island of its own), and columns of boxes that
+// other ranks than their owner solve, two sweeps warm started from
 // a sweep before them: every grain's velocities and corrections, every owned grain's stored
 // impulses and the books, bit for bit as one process's rest() gives them; also with two
 // threads a rank.
@@ -20,10 +21,18 @@ namespace {
 
 constexpr double dt = 1e-3, margin = 1e-6;
 
-World boxes() {
+// With `columns_apart`, six columns of four boxes stand apart beyond the lone box: islands of
+// 16 points or more, all in the last rank's region, which hands some of them to the others to
+// solve (island_solvers.h).
+World boxes(bool columns_apart = false) {
   World w = stack();
   w.laws = {ContactLaw{0.6, 0}};
   w.add_grain(5000, 0, 0, 2650, 1, Vec3(10, 0, 0.1 - 2e-4), w.bodies[0].orientation);
+  if (columns_apart)
+    for (std::uint64_t k = 0; k < 6; ++k)
+      for (std::uint64_t level = 0; level < 4; ++level)
+        w.add_grain(6000 + 4 * k + level, 0, 0, 2650, 1, Vec3(11 + double(k), 0, 0.1 - 1e-4 + (0.2 - 1e-4) * double(level)),
+                    w.bodies[0].orientation);
   for (std::size_t i = 0; i < w.grain_count(); ++i) w.bodies[i].velocity = Vec3(0, 0, -9.81 * dt);
   return w;
 }
@@ -103,10 +112,10 @@ Entries entries_of(const World& w, const std::vector<char>* owned) {
 // sweeps begin, so that the island takes none in the first. With `paced`, the ranks' strips are
 // cut by paces that make each rank twice as slow as the one before it (the first sweep's), then
 // by the paces the first sweep measured.
-void expect_two_sweeps_as_one_process(std::optional<std::size_t> fast = std::nullopt, bool paced = false) {
+void expect_two_sweeps_as_one_process(std::optional<std::size_t> fast = std::nullopt, bool paced = false, bool columns_apart = false) {
   const Ranks ranks = Ranks::world();
   // One process: a sweep that fills the store, the step ended, then two sweeps.
-  World whole = boxes();
+  World whole = boxes(columns_apart);
   std::vector<RigidBody> corrections = no_corrections(whole);
   sweep(whole, corrections, nullptr, nullptr, ranks);
   whole.resting_impulses.keep_this_step();
@@ -170,6 +179,10 @@ TEST(RestingAcrossRanks, AFastGrainStopsTheCoarseStepOnEveryRank) { expect_two_s
 // Strips cut unevenly, as the ranks' paces ask, and by the paces measured: who solves a tile
 // changes no bit.
 TEST(RestingAcrossRanks, StripsCutByTheRanksPacesSolveAsOnOneProcess) { expect_two_sweeps_as_one_process(std::nullopt, true); }
+
+// Islands handed from the rank that owns them to others (island_solvers.h) solve as their
+// owner would.
+TEST(RestingAcrossRanks, IslandsHandedToOtherRanksSolveAsOnOneProcess) { expect_two_sweeps_as_one_process(std::nullopt, false, true); }
 
 // Two threads a rank (MPI + OpenMP): the threads share the rank's strips of the big island,
 // its first thread exchanging the seams after each phase, with the same bits.
