@@ -118,25 +118,15 @@ void ShapeTemplate::find_block_minima() {
 }
 
 void ShapeTemplate::find_lipschitz() {
-  // In a cell, ∂φ/∂i is the bilinear blend over (j, k) of the cell's four differences along i,
-  // and likewise along j and k: |∇φ|² is convex along each axis, so its largest value in the
-  // cell is at a corner, where the three are edge differences. The cells join continuously and
-  // the box is convex, so the steepest corner bounds the slope between any two points of the
-  // box, in index units; body_to_index_'s largest stretch turns it into body units.
+  // The steepest corner of the box's cells (trilinear.h) bounds the slope between any two
+  // points of the box, in index units; body_to_index_'s largest stretch turns it into body units.
   const std::size_t yz = std::size_t(dims_[1]) * dims_[2], z = std::size_t(dims_[2]);
   double steepest2 = 0;
   for (int i = 0; i + 1 < dims_[0]; ++i)
     for (int j = 0; j + 1 < dims_[1]; ++j)
       for (int k = 0; k + 1 < dims_[2]; ++k) {
         const float* c = values_.data() + std::size_t(i) * yz + std::size_t(j) * z + k;
-        const double v[8] = {c[0], c[1], c[z], c[z + 1], c[yz], c[yz + 1], c[yz + z], c[yz + z + 1]};  // v[4i + 2j + k]
-        for (int corner = 0; corner < 8; ++corner) {
-          const int ci = corner >> 2, cj = (corner >> 1) & 1, ck = corner & 1;
-          const double di = v[4 + 2 * cj + ck] - v[2 * cj + ck];
-          const double dj = v[4 * ci + 2 + ck] - v[4 * ci + ck];
-          const double dk = v[4 * ci + 2 * cj + 1] - v[4 * ci + 2 * cj];
-          steepest2 = std::max(steepest2, di * di + dj * dj + dk * dk);
-        }
+        steepest2 = std::max(steepest2, steepest_slope2({c[0], c[1], c[z], c[z + 1], c[yz], c[yz + 1], c[yz + z], c[yz + z + 1]}));
       }
   const double stretch = Eigen::JacobiSVD<Eigen::Matrix3d>(body_to_index_).singularValues()[0];
   lipschitz_ = std::sqrt(steepest2) * stretch;

@@ -54,6 +54,7 @@ TerrainField::TerrainField(const Eigen::Vector3d& origin, double voxel, int nx, 
   if (!(voxel_ > 0) || !(band_ > 0) || nx_ < 1 || ny_ < 1 || first_k_.size() != columns || start_.size() != columns + 1 ||
       start_.front() != 0 || start_.back() != values_.size() || !std::is_sorted(start_.begin(), start_.end()))
     throw std::invalid_argument("terrain field: columns and values do not match");
+  find_slopes();
 }
 
 TerrainField TerrainField::in_place_arrays(const Eigen::Vector3d& origin, double voxel, int nx, int ny,
@@ -185,9 +186,52 @@ bool TerrainField::clear_of(const Eigen::Vector3d& centre, double radius) const 
   return low.z() > top;
 }
 
+void TerrainField::find_slopes() {
+  // A cell's steepest corner bounds its slope (trilinear.h). Each column quadruple over the
+  // levels where one of its columns changes (its run and the clamps on either side), and one
+  // cell below them: there every corner is its column's clamp, the same at all lower levels
+  // (the ground's, or the air's in a column without ground), and above them the air's, nil.
+  const int tiles_x = (nx_ - 2) / tile + 1;
+  tiles_y_ = (ny_ - 2) / tile + 1;
+  std::vector<double> steepest2(std::size_t(std::max(tiles_x, 0)) * std::size_t(std::max(tiles_y_, 0)), 0.0);
+  std::array<float, 8> v;
+  for (int i = 0; i + 1 < nx_; ++i)
+    for (int j = 0; j + 1 < ny_; ++j) {
+      std::int64_t low = std::numeric_limits<std::int64_t>::max(), high = std::numeric_limits<std::int64_t>::min();
+      for (int n = 0; n < 4; ++n) {
+        const std::size_t c = std::size_t(i + (n >> 1)) * std::size_t(ny_) + std::size_t(j + (n & 1));
+        if (start_[c + 1] == start_[c]) continue;  // no ground: air at every level
+        low = std::min<std::int64_t>(low, first_k_[c]);
+        high = std::max<std::int64_t>(high, first_k_[c] + std::int64_t(start_[c + 1] - start_[c]));
+      }
+      double& tile_steepest2 = steepest2[std::size_t(i / tile) * std::size_t(tiles_y_) + std::size_t(j / tile)];
+      for (std::int64_t k = low - 2; k < high; ++k) {  // none where all four lack ground
+        for (int n = 0; n < 4; ++n) column_pair(i + (n >> 1), j + (n & 1), int(k), &v[2 * std::size_t(n)]);
+        tile_steepest2 = std::max(tile_steepest2, steepest_slope2(v));
+      }
+    }
+  tile_slopes_.clear();
+  for (const double s2 : steepest2) tile_slopes_.push_back(std::nextafter(float(std::sqrt(s2) / voxel_), HUGE_VALF));
+}
+
+bool TerrainField::may_be_below(const Eigen::Vector3d& centre, double radius, double below) const {
+  const Eigen::Vector3d p = (centre - origin_) / voxel_;
+  const double reach = radius / voxel_;
+  // The cells under the ball, all the grid's: from 0 to n − 2 along x and y (false for NaN).
+  const double x0 = std::floor(p.x() - reach), x1 = std::floor(p.x() + reach);
+  const double y0 = std::floor(p.y() - reach), y1 = std::floor(p.y() + reach);
+  if (!(x0 >= 0 && x1 <= nx_ - 2 && y0 >= 0 && y1 <= ny_ - 2)) return true;
+  float slope = 0;
+  for (int ti = int(x0) / tile; ti <= int(x1) / tile; ++ti)
+    for (int tj = int(y0) / tile; tj <= int(y1) / tile; ++tj)
+      slope = std::max(slope, tile_slopes_[std::size_t(ti) * std::size_t(tiles_y_) + std::size_t(tj)]);
+  // The margin covers the round-off of two interpolations at nearby points.
+  return value(centre) - double(slope) * radius * (1 + 1e-6) < below + 1e-6 * voxel_;
+}
+
 std::size_t TerrainField::bytes() const {
   return values_.size() * sizeof(float) + first_k_.size() * sizeof(std::int32_t) +
-         start_.size() * sizeof(std::uint32_t) + sizeof(*this);
+         start_.size() * sizeof(std::uint32_t) + tile_slopes_.size() * sizeof(float) + sizeof(*this);
 }
 
 }  // namespace scree::geometry

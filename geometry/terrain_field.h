@@ -36,6 +36,11 @@ class TerrainField {
   // farther than the radius from it by the band's exact distance, or the ball passes above
   // every band value of the columns under it.
   bool clear_of(const Eigen::Vector3d& centre, double radius) const;
+  // Whether value() may fall below `below` anywhere within `radius` of `centre`: false only
+  // where it provably does not (the value at the centre less the steepest slope under the ball
+  // × radius), so that culling a grain's nodes with it is exact; true for a ball not wholly
+  // over the grid's cells.
+  bool may_be_below(const Eigen::Vector3d& centre, double radius, double below) const;
 
   // The height of the ground (φ's zero) on the vertical line through (x, y), where the four
   // columns around it hold ground; none beyond the terrain.
@@ -59,6 +64,7 @@ class TerrainField {
   // Values at k and k + 1 of column (i, j).
   void column_pair(int i, int j, int k, float* pair) const;
   bool cell(const Eigen::Vector3d& world, std::array<float, 8>& corner, Eigen::Vector3d& local) const;
+  void find_slopes();
 
   TerrainField(const Eigen::Vector3d& origin, double voxel, int nx, int ny, std::span<const std::int32_t> first_k,
                std::span<const std::uint32_t> start, std::span<const float> values, float band, std::shared_ptr<const void> keep);
@@ -71,6 +77,13 @@ class TerrainField {
   std::span<const std::uint32_t> start_;
   std::span<const float> values_;
   float band_;
+  // The steepest slope of value() (per metre, rounded up) over the cells of each tile of
+  // `tile` × `tile` columns, at any height: |value(x) − value(y)| ≤ slope |x − y| for x and y
+  // over the tile. A distance's is about 1; where the grid cuts the band off at its sides it
+  // is several times that, so one bound for the whole grid would cull little anywhere.
+  static constexpr int tile = 8;
+  int tiles_y_ = 0;
+  std::vector<float> tile_slopes_;
 };
 
 }  // namespace scree::geometry

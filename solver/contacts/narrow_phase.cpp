@@ -84,11 +84,11 @@ class NodeSampler {
   double other_margin_ = 0;
 };
 
+}  // namespace
+
 void sort_by_node(std::vector<NodeContact>& contacts) {
   std::sort(contacts.begin(), contacts.end(), [](const NodeContact& a, const NodeContact& b) { return a.node < b.node; });
 }
-
-}  // namespace
 
 std::vector<NodeContact> node_contacts(const ShapeTemplate& master, const Pose& master_pose,
                                        const ShapeTemplate& other, const Pose& other_pose, double margin,

@@ -33,6 +33,9 @@ struct NodeContact {
   double depth;            // −φ_other(node): > 0 inside the other body, m
 };
 
+// Node contacts in node order, as a walk of the node hierarchy leaves them otherwise.
+void sort_by_node(std::vector<NodeContact>& contacts);
+
 // φ of a posed template at a world point, and its world gradient.
 double posed_value(const ShapeTemplate& shape, const Pose& pose, const Eigen::Vector3d& world,
                    Eigen::Vector3d* gradient = nullptr);

@@ -4,9 +4,9 @@
 #include <gtest/gtest.h>
 #include <openvdb/tools/LevelSetPlatonic.h>
 #include <openvdb/tools/LevelSetSphere.h>
-#include <openvdb/tools/SignedFloodFill.h>
 
 #include <cmath>
+#include <functional>
 #include <numbers>
 #include <random>
 
@@ -22,9 +22,10 @@ const double slope = 25 * std::numbers::pi / 180;
 // The signed distance to the plane z = x tan θ + 1 (ground below).
 double plane_distance(const Eigen::Vector3d& p) { return (p.z() - p.x() * std::tan(slope) - 1) * std::cos(slope); }
 
-// A terrain grid of the plane over 0 ≤ x, y ≤ 10 m, exact within the band, offset by a
-// quarter voxel from the world's origin as scree-terrain's alignment may be.
-formats::Terrain plane_terrain() {
+// A terrain grid of `phi` (ground below; NaN where the ground has a hole) over 0 ≤ x, y ≤
+// 10 m, its band values where |φ| is within the band, offset by a quarter voxel from the world's origin as scree-terrain's
+// alignment may be.
+formats::Terrain terrain_of(const std::function<double(const Eigen::Vector3d&)>& phi) {
   openvdb::initialize();
   const float band = float(band_voxels * voxel);
   auto grid = openvdb::FloatGrid::create(band);
@@ -36,14 +37,18 @@ formats::Terrain plane_terrain() {
     for (int j = 0; j <= 40; ++j)
       for (int k = -10; k <= 40; ++k) {
         const openvdb::Vec3d w = grid->transform().indexToWorld(openvdb::Vec3d(i, j, k));
-        const double d = plane_distance({w[0], w[1], w[2]});
-        if (std::abs(d) < band) acc.setValue({i, j, k}, float(d));
+        const double d = phi({w[0], w[1], w[2]});
+        if (std::isnan(d)) acc.setValueOff({i, j, k}, band);  // a hole in the ground: air
+        else if (std::abs(d) < band) acc.setValue({i, j, k}, float(d));
+        else acc.setValueOff({i, j, k}, d < 0 ? -band : band);  // set, not flood filled: hills fold leaves' faces
       }
-  openvdb::tools::signedFloodFill(grid->tree());
   formats::Terrain t;
   t.phi = grid;
   return t;
 }
+
+// The plane, exact within the band.
+formats::Terrain plane_terrain() { return terrain_of(plane_distance); }
 
 TEST(TerrainField, TiltedPlaneIsExactInTheBand) {
   const TerrainField field = terrain_field(plane_terrain(), "plane.vdb");
@@ -127,6 +132,51 @@ TEST(TerrainField, ClearOfSkipsOnlyBallsThatCannotTouch) {
   EXPECT_TRUE(field.clear_of(ground + Eigen::Vector3d(0, 0, 6 * up), 2));
   EXPECT_FALSE(field.clear_of(ground + Eigen::Vector3d(0, 0, 1.9 * up), 2));
   EXPECT_TRUE(field.clear_of({50, 50, -10}, 2));  // beyond the columns
+}
+
+// The cull of a grain's node hierarchy (contact_finding.cpp): a ball is cleared only where
+// every point in it lies at or above the level asked, whatever the terrain, and on a plane
+// (slope 1) as soon as its centre is a radius above that level.
+TEST(TerrainField, MayBeBelowClearsOnlyBallsThatCannotReach) {
+  // Rolling ground by its height's difference: a slope of up to 1.2 where the hills are steep,
+  // not a distance (its grid values differ by more than a voxel across a cell there); and a
+  // hole in it, air all the way down, whose sides are cliffs.
+  auto rolling = [](const Eigen::Vector3d& p) {
+    if (p.x() > 4 && p.x() < 5 && p.y() > 6 && p.y() < 7) return std::nan("");
+    return p.z() - 1 - 0.5 * std::sin(p.x()) * std::cos(0.9 * p.y());
+  };
+  const TerrainField hills = terrain_field(terrain_of(rolling), "hills.vdb");
+  const TerrainField plane = terrain_field(plane_terrain(), "plane.vdb");
+  ASSERT_FLOAT_EQ(float(hills.value({4.5, 6.5, -1})), float(band_voxels * voxel));  // air in the hole
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> across(-1, 11), unit(-1, 1), above(-0.9, 0.9), size(0.02, 1.2), level(-0.3, 0.3);
+  int cleared = 0;
+  for (int n = 0; n < 4000; ++n) {
+    const bool on_hills = n % 2 == 0;
+    const TerrainField& field = on_hills ? hills : plane;
+    const bool by_hole = n % 4 == 2;  // the hole's cliffs, a ball in four
+    const double x = by_hole ? 4.5 + 1.5 * unit(rng) : across(rng), y = by_hole ? 6.5 + 1.5 * unit(rng) : across(rng);
+    const double ground = on_hills ? 1 + 0.5 * std::sin(x) * std::cos(0.9 * y) : x * std::tan(slope) + 1;
+    const Eigen::Vector3d centre(x, y, ground + above(rng));
+    const double radius = size(rng), below = level(rng);
+    if (field.may_be_below(centre, radius, below)) continue;
+    ++cleared;
+    for (int m = 0; m < 300; ++m) {
+      Eigen::Vector3d offset(unit(rng), unit(rng), unit(rng));
+      if (offset.norm() > 1) offset.normalize();  // on the sphere, where the value is least
+      const Eigen::Vector3d point = centre + radius * offset;
+      ASSERT_GE(field.value(point), below) << centre.transpose() << " r " << radius << " at " << point.transpose();
+    }
+  }
+  EXPECT_GT(cleared, 300);
+  // The plane's slope is 1: a ball whose centre lies 0.2 above the level less than its radius
+  // is cleared, one 0.02 below it is not (a bound of √3, each axis's steepest, would not clear).
+  const Eigen::Vector3d normal(-std::sin(slope), 0, std::cos(slope)), on_ground(5, 5, 5 * std::tan(slope) + 1);
+  EXPECT_FALSE(plane.may_be_below(on_ground + 0.6 * normal, 0.3, 0.1));
+  EXPECT_TRUE(plane.may_be_below(on_ground + 0.38 * normal, 0.3, 0.1));
+  // Over the grid's side the air meets the columns' ground: no bound, so never cleared.
+  EXPECT_TRUE(plane.may_be_below({10.2, 5, 20}, 0.5, 0.1));
+  EXPECT_TRUE(plane.may_be_below({std::nan(""), 5, 0}, 0.5, 0.1));
 }
 
 // Why terrain_field refuses a grid (empty when it does not).
