@@ -169,8 +169,9 @@ TEST(TerrainField, MayBeBelowClearsOnlyBallsThatCannotReach) {
     }
   }
   EXPECT_GT(cleared, 300);
-  // The plane's slope is 1: a ball whose centre lies 0.2 above the level less than its radius
-  // is cleared, one 0.02 below it is not (a bound of √3, each axis's steepest, would not clear).
+  // The plane's slope is 1: a ball whose centre lies its radius and 0.2 more above the level
+  // is cleared, one whose centre lies 0.02 short of that is not (a bound of √3, each axis's
+  // steepest, would clear neither).
   const Eigen::Vector3d normal(-std::sin(slope), 0, std::cos(slope)), on_ground(5, 5, 5 * std::tan(slope) + 1);
   EXPECT_FALSE(plane.may_be_below(on_ground + 0.6 * normal, 0.3, 0.1));
   EXPECT_TRUE(plane.may_be_below(on_ground + 0.38 * normal, 0.3, 0.1));
