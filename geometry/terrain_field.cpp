@@ -18,7 +18,8 @@ struct Arrays {
   std::vector<float> values;
 };
 
-// The head of a flat field: its sizes and place, then the three arrays one after another.
+// The head of a flat field: its sizes and place, then the three arrays and the tiles' slopes
+// one after another.
 struct FlatHead {
   double origin[3], voxel;
   std::int32_t nx, ny;
@@ -47,14 +48,18 @@ TerrainField::TerrainField(const Eigen::Vector3d& origin, double voxel, int nx, 
 
 TerrainField::TerrainField(const Eigen::Vector3d& origin, double voxel, int nx, int ny, std::span<const std::int32_t> first_k,
                            std::span<const std::uint32_t> start, std::span<const float> values, float band,
-                           std::shared_ptr<const void> keep)
+                           std::shared_ptr<const void> keep, std::span<const float> tile_slopes)
     : origin_(origin), voxel_(voxel), nx_(nx), ny_(ny), keep_(std::move(keep)), first_k_(first_k), start_(start),
-      values_(values), band_(band) {
+      values_(values), band_(band), tiles_y_(std::max(ny - 2, 0) / tile + 1), tile_slopes_(tile_slopes) {
   const std::size_t columns = std::size_t(nx_) * std::size_t(ny_);
   if (!(voxel_ > 0) || !(band_ > 0) || nx_ < 1 || ny_ < 1 || first_k_.size() != columns || start_.size() != columns + 1 ||
       start_.front() != 0 || start_.back() != values_.size() || !std::is_sorted(start_.begin(), start_.end()))
     throw std::invalid_argument("terrain field: columns and values do not match");
-  find_slopes();
+  if (tile_slopes_.empty()) {
+    own_slopes_ = std::make_shared<const std::vector<float>>(steepest_slopes());
+    tile_slopes_ = *own_slopes_;
+  }
+  if (tile_slopes_.size() != tile_count()) throw std::invalid_argument("terrain field: tiles and columns do not match");
 }
 
 TerrainField TerrainField::in_place_arrays(const Eigen::Vector3d& origin, double voxel, int nx, int ny,
@@ -65,10 +70,11 @@ TerrainField TerrainField::in_place_arrays(const Eigen::Vector3d& origin, double
 
 std::vector<std::byte> TerrainField::flat() const {
   const FlatHead head{{origin_.x(), origin_.y(), origin_.z()}, voxel_, nx_, ny_, band_, std::uint32_t(values_.size())};
-  std::vector<std::byte> block(sizeof head + first_k_.size_bytes() + start_.size_bytes() + values_.size_bytes());
+  std::vector<std::byte> block(sizeof head + first_k_.size_bytes() + start_.size_bytes() + values_.size_bytes() +
+                               tile_slopes_.size_bytes());
   std::byte* at = block.data();
   for (const std::span<const std::byte> part : {std::as_bytes(std::span(&head, 1)), std::as_bytes(first_k_),
-                                                std::as_bytes(start_), std::as_bytes(values_)}) {
+                                                std::as_bytes(start_), std::as_bytes(values_), std::as_bytes(tile_slopes_)}) {
     std::copy(part.begin(), part.end(), at);
     at += part.size();
   }
@@ -80,14 +86,17 @@ TerrainField TerrainField::in_place(std::span<const std::byte> block, std::share
   if (block.size() < sizeof head) throw std::invalid_argument("terrain field: a flat block without its head");
   std::copy_n(block.data(), sizeof head, reinterpret_cast<std::byte*>(&head));
   const std::size_t columns = std::size_t(head.nx) * std::size_t(head.ny);
-  if (block.size() != sizeof head + columns * 4 + (columns + 1) * 4 + std::size_t(head.values) * 4)
+  const std::size_t tiles = std::size_t(std::max(head.nx - 2, 0) / tile + 1) * std::size_t(std::max(head.ny - 2, 0) / tile + 1);
+  if (head.nx < 1 || head.ny < 1 ||
+      block.size() != sizeof head + columns * 4 + (columns + 1) * 4 + std::size_t(head.values) * 4 + tiles * 4)
     throw std::invalid_argument("terrain field: a flat block of the wrong size");
   const std::byte* at = block.data() + sizeof head;
   const std::span first_k(reinterpret_cast<const std::int32_t*>(at), columns);
   const std::span start(reinterpret_cast<const std::uint32_t*>(at + columns * 4), columns + 1);
   const std::span values(reinterpret_cast<const float*>(at + (2 * columns + 1) * 4), head.values);
-  return in_place_arrays(Eigen::Vector3d(head.origin[0], head.origin[1], head.origin[2]), head.voxel, head.nx, head.ny,
-                         first_k, start, values, head.band, std::move(keep));
+  const std::span slopes(reinterpret_cast<const float*>(at + (2 * columns + 1 + head.values) * 4), tiles);
+  return TerrainField(Eigen::Vector3d(head.origin[0], head.origin[1], head.origin[2]), head.voxel, head.nx, head.ny, first_k,
+                      start, values, head.band, std::move(keep), slopes);
 }
 
 void TerrainField::column_pair(int i, int j, int k, float* pair) const {
@@ -186,14 +195,16 @@ bool TerrainField::clear_of(const Eigen::Vector3d& centre, double radius) const 
   return low.z() > top;
 }
 
-void TerrainField::find_slopes() {
+std::size_t TerrainField::tile_count() const {
+  return std::size_t(std::max(nx_ - 2, 0) / tile + 1) * std::size_t(tiles_y_);
+}
+
+std::vector<float> TerrainField::steepest_slopes() const {
   // A cell's steepest corner bounds its slope (trilinear.h). Each column quadruple over the
   // levels where one of its columns changes (its run and the clamps on either side), and one
   // cell below them: there every corner is its column's clamp, the same at all lower levels
   // (the ground's, or the air's in a column without ground), and above them the air's, nil.
-  const int tiles_x = (nx_ - 2) / tile + 1;
-  tiles_y_ = (ny_ - 2) / tile + 1;
-  std::vector<double> steepest2(std::size_t(std::max(tiles_x, 0)) * std::size_t(std::max(tiles_y_, 0)), 0.0);
+  std::vector<double> steepest2(tile_count(), 0.0);
   std::array<float, 8> v;
   for (int i = 0; i + 1 < nx_; ++i)
     for (int j = 0; j + 1 < ny_; ++j) {
@@ -210,8 +221,9 @@ void TerrainField::find_slopes() {
         tile_steepest2 = std::max(tile_steepest2, steepest_slope2(v));
       }
     }
-  tile_slopes_.clear();
-  for (const double s2 : steepest2) tile_slopes_.push_back(std::nextafter(float(std::sqrt(s2) / voxel_), HUGE_VALF));
+  std::vector<float> slopes;
+  for (const double s2 : steepest2) slopes.push_back(std::nextafter(float(std::sqrt(s2) / voxel_), HUGE_VALF));
+  return slopes;
 }
 
 bool TerrainField::may_be_below(const Eigen::Vector3d& centre, double radius, double below) const {
@@ -230,8 +242,7 @@ bool TerrainField::may_be_below(const Eigen::Vector3d& centre, double radius, do
 }
 
 std::size_t TerrainField::bytes() const {
-  return values_.size() * sizeof(float) + first_k_.size() * sizeof(std::int32_t) +
-         start_.size() * sizeof(std::uint32_t) + tile_slopes_.size() * sizeof(float) + sizeof(*this);
+  return values_.size_bytes() + first_k_.size_bytes() + start_.size_bytes() + tile_slopes_.size_bytes() + sizeof(*this);
 }
 
 }  // namespace scree::geometry

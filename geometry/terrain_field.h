@@ -64,10 +64,14 @@ class TerrainField {
   // Values at k and k + 1 of column (i, j).
   void column_pair(int i, int j, int k, float* pair) const;
   bool cell(const Eigen::Vector3d& world, std::array<float, 8>& corner, Eigen::Vector3d& local) const;
-  void find_slopes();
+  std::vector<float> steepest_slopes() const;
+  std::size_t tile_count() const;
 
+  // With `tile_slopes` (tile_count() of them, as steepest_slopes() gives) where a flat block
+  // carries them; empty: found anew.
   TerrainField(const Eigen::Vector3d& origin, double voxel, int nx, int ny, std::span<const std::int32_t> first_k,
-               std::span<const std::uint32_t> start, std::span<const float> values, float band, std::shared_ptr<const void> keep);
+               std::span<const std::uint32_t> start, std::span<const float> values, float band, std::shared_ptr<const void> keep,
+               std::span<const float> tile_slopes = {});
 
   Eigen::Vector3d origin_;
   double voxel_;
@@ -80,10 +84,12 @@ class TerrainField {
   // The steepest slope of value() (per metre, rounded up) over the cells of each tile of
   // `tile` × `tile` columns, at any height: |value(x) − value(y)| ≤ slope |x − y| for x and y
   // over the tile. A distance's is about 1; where the grid cuts the band off at its sides it
-  // is several times that, so one bound for the whole grid would cull little anywhere.
+  // is several times that, so one bound for the whole grid would cull little anywhere. Found
+  // once a node, as the columns are: a flat block carries them after the values.
   static constexpr int tile = 8;
   int tiles_y_ = 0;
-  std::vector<float> tile_slopes_;
+  std::shared_ptr<const std::vector<float>> own_slopes_;  // where found here rather than read in place
+  std::span<const float> tile_slopes_;
 };
 
 }  // namespace scree::geometry

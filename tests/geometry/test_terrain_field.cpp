@@ -83,6 +83,7 @@ TEST(TerrainField, AFlatCopyReadsTheSameBitsInPlace) {
     EXPECT_EQ(copy.value_and_gradient(p, g), field.value_and_gradient(p, h)) << p.transpose();
     EXPECT_EQ(g, h);
     EXPECT_EQ(copy.ground_height(p.x(), p.y()), field.ground_height(p.x(), p.y()));
+    EXPECT_EQ(copy.may_be_below(p, 0.4, 0.1), field.may_be_below(p, 0.4, 0.1));  // the tiles' slopes travel too
   }
   EXPECT_THROW(TerrainField::in_place(std::span(*block).first(block->size() - 4), block), std::invalid_argument);
 }
