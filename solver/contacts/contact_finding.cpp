@@ -386,7 +386,8 @@ class ContactFinder {
     // The node hierarchy walked first: a part whose ball the terrain's slope bound clears
     // holds no node below the margin (exactly: the same nodes as sampling every one, then put
     // in node order). A grain on the ground samples the parts near it, not its top
-    // (docs/benchmarks.md, "Grains on the terrain").
+    // (docs/benchmarks.md, "Grains on the terrain"). A part's radius, kept in single
+    // precision, is taken a millionth larger than it may have been rounded to.
     std::vector<NodeContact> nodes;
     const ShapeTemplate& master = *shape(i).level_set;
     const Pose& pose = poses_[i];
