@@ -50,7 +50,7 @@ TerrainField::TerrainField(const Eigen::Vector3d& origin, double voxel, int nx, 
                            std::span<const std::uint32_t> start, std::span<const float> values, float band,
                            std::shared_ptr<const void> keep, std::span<const float> tile_slopes)
     : origin_(origin), voxel_(voxel), nx_(nx), ny_(ny), keep_(std::move(keep)), first_k_(first_k), start_(start),
-      values_(values), band_(band), tiles_y_(std::max(ny - 2, 0) / tile + 1), tile_slopes_(tile_slopes) {
+      values_(values), band_(band), tiles_y_(tiles_along(ny)), tile_slopes_(tile_slopes) {
   const std::size_t columns = std::size_t(nx_) * std::size_t(ny_);
   if (!(voxel_ > 0) || !(band_ > 0) || nx_ < 1 || ny_ < 1 || first_k_.size() != columns || start_.size() != columns + 1 ||
       start_.front() != 0 || start_.back() != values_.size() || !std::is_sorted(start_.begin(), start_.end()))
@@ -86,7 +86,7 @@ TerrainField TerrainField::in_place(std::span<const std::byte> block, std::share
   if (block.size() < sizeof head) throw std::invalid_argument("terrain field: a flat block without its head");
   std::copy_n(block.data(), sizeof head, reinterpret_cast<std::byte*>(&head));
   const std::size_t columns = std::size_t(head.nx) * std::size_t(head.ny);
-  const std::size_t tiles = std::size_t(std::max(head.nx - 2, 0) / tile + 1) * std::size_t(std::max(head.ny - 2, 0) / tile + 1);
+  const std::size_t tiles = std::size_t(tiles_along(head.nx)) * std::size_t(tiles_along(head.ny));
   if (head.nx < 1 || head.ny < 1 ||
       block.size() != sizeof head + columns * 4 + (columns + 1) * 4 + std::size_t(head.values) * 4 + tiles * 4)
     throw std::invalid_argument("terrain field: a flat block of the wrong size");
@@ -196,7 +196,7 @@ bool TerrainField::clear_of(const Eigen::Vector3d& centre, double radius) const 
 }
 
 std::size_t TerrainField::tile_count() const {
-  return std::size_t(std::max(nx_ - 2, 0) / tile + 1) * std::size_t(tiles_y_);
+  return std::size_t(tiles_along(nx_)) * std::size_t(tiles_y_);
 }
 
 std::vector<float> TerrainField::steepest_slopes() const {

@@ -8,6 +8,7 @@
 // Light header: Eigen only; `geometry/terrain_from_file.h` builds one from a terrain file.
 #include <Eigen/Dense>
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -87,6 +88,7 @@ class TerrainField {
   // is several times that, so one bound for the whole grid would cull little anywhere. Found
   // once a node, as the columns are: a flat block carries them after the values.
   static constexpr int tile = 8;
+  static int tiles_along(int columns) { return std::max(columns - 2, 0) / tile + 1; }  // over columns − 1 cells
   int tiles_y_ = 0;
   std::shared_ptr<const std::vector<float>> own_slopes_;  // where found here rather than read in place
   std::span<const float> tile_slopes_;
