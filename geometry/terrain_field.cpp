@@ -226,19 +226,24 @@ std::vector<float> TerrainField::steepest_slopes() const {
   return slopes;
 }
 
-bool TerrainField::may_be_below(const Eigen::Vector3d& centre, double radius, double below) const {
+std::optional<double> TerrainField::steepest_slope_under(const Eigen::Vector3d& centre, double radius) const {
   const Eigen::Vector3d p = (centre - origin_) / voxel_;
   const double reach = radius / voxel_;
-  // The cells under the ball, all the grid's: from 0 to n − 2 along x and y (false for NaN).
+  // The cells under the ball, all the grid's: from 0 to n − 2 along x and y (none for NaN).
   const double x0 = std::floor(p.x() - reach), x1 = std::floor(p.x() + reach);
   const double y0 = std::floor(p.y() - reach), y1 = std::floor(p.y() + reach);
-  if (!(x0 >= 0 && x1 <= nx_ - 2 && y0 >= 0 && y1 <= ny_ - 2)) return true;
+  if (!(x0 >= 0 && x1 <= nx_ - 2 && y0 >= 0 && y1 <= ny_ - 2)) return std::nullopt;
   float slope = 0;
   for (int ti = int(x0) / tile; ti <= int(x1) / tile; ++ti)
     for (int tj = int(y0) / tile; tj <= int(y1) / tile; ++tj)
       slope = std::max(slope, tile_slopes_[std::size_t(ti) * std::size_t(tiles_y_) + std::size_t(tj)]);
+  return double(slope);
+}
+
+bool TerrainField::may_be_below(const Eigen::Vector3d& centre, double radius, double below) const {
+  const std::optional<double> slope = steepest_slope_under(centre, radius);
   // The margin covers the round-off of two interpolations at nearby points.
-  return value(centre) - double(slope) * radius * (1 + 1e-6) < below + 1e-6 * voxel_;
+  return !slope || value(centre) - *slope * radius * (1 + 1e-6) < below + 1e-6 * voxel_;
 }
 
 std::size_t TerrainField::bytes() const {

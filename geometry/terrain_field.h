@@ -42,12 +42,17 @@ class TerrainField {
   // × radius), so that culling a grain's nodes with it is exact; true for a ball not wholly
   // over the grid's cells.
   bool may_be_below(const Eigen::Vector3d& centre, double radius, double below) const;
+  // The steepest slope of value() under a ball of `radius` about `centre` (per metre, rounded
+  // up): |value(x) − value(y)| ≤ slope |x − y| for x and y within the ball; none for a ball
+  // not wholly over the grid's cells.
+  std::optional<double> steepest_slope_under(const Eigen::Vector3d& centre, double radius) const;
 
   // The height of the ground (φ's zero) on the vertical line through (x, y), where the four
   // columns around it hold ground; none beyond the terrain.
   std::optional<double> ground_height(double x, double y) const;
 
   double band() const { return band_; }  // m
+  const Eigen::Vector3d& origin() const { return origin_; }  // grid point (0, 0, 0)
   double voxel_size() const { return voxel_; }
   std::size_t bytes() const;  // memory held
 

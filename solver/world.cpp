@@ -80,6 +80,11 @@ void World::replace_grains(std::vector<Grain> grains) {
     near.pairs.push_back(std::uint64_t(first) << 32 | second);
     near.near.push_back(std::move(near_nodes.near[p]));
   }
+  if (!near_nodes.terrain.empty()) {
+    near.terrain.resize(grains.size());
+    for (std::size_t i = 0; i < near_nodes.terrain.size() && i < old_grains; ++i)
+      if (new_index[i] != none) near.terrain[new_index[i]] = std::move(near_nodes.terrain[i]);
+  }
   near_nodes = std::move(near);
   neighbours = NeighbourList();
 }

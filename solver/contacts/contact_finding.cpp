@@ -119,6 +119,8 @@ class ContactFinder {
   // threads.
   FoundContacts find(NeighbourList* neighbours = nullptr, double skin = 0) {
     const std::uint32_t n = std::uint32_t(world_.grain_count());
+    skin_ = skin;
+    if (cache_ && world_.terrain) cache_->terrain.resize(n);
     std::vector<Vec3> centres;
     std::vector<double> radii;
     for (std::size_t i = 0; i < n; ++i) {
@@ -392,25 +394,68 @@ class ContactFinder {
     const ShapeTemplate& master = *shape(i).level_set;
     const Pose& pose = poses_[i];
     const auto& template_nodes = master.nodes();
-    master.for_nodes_near(
-        [&](const Eigen::Vector3f& centre, float radius) {
-          return ground.may_be_below(pose.position + pose.orientation * (pose.scale * centre.cast<double>()),
-                                     pose.scale * double(radius) * (1 + 1e-6), margin(i));
-        },
-        [&](std::uint32_t k) {
-          const Vec3 x = pose.position + pose.orientation * (pose.scale * template_nodes[k].cast<double>());
-          if (ground.value(x) >= margin(i)) return;  // the cheap test first
-          const double phi = ground.value_and_gradient(x, gradient);
-          const double norm = gradient.norm();
-          nodes.push_back({k, x, norm > 0 ? Vec3(gradient / norm) : Vec3::UnitZ(), -phi});
+    auto node_at = [&](std::uint32_t k) { return Vec3(pose.position + pose.orientation * (pose.scale * template_nodes[k].cast<double>())); };
+    // Node k at x, whose value() is `value`, where it lies below the margin.
+    auto add_if_below = [&](std::uint32_t k, const Vec3& x, double value) {
+      if (value >= margin(i)) return;
+      const double phi = ground.value_and_gradient(x, gradient);
+      const double norm = gradient.norm();
+      nodes.push_back({k, x, norm > 0 ? Vec3(gradient / norm) : Vec3::UnitZ(), -phi});
+    };
+    // The nodes whose parts may reach below `below`, each with its value (the cheap test first).
+    auto walk = [&](double below, auto&& node) {
+      master.for_nodes_near(
+          [&](const Eigen::Vector3f& centre, float radius) {
+            return ground.may_be_below(pose.position + pose.orientation * (pose.scale * centre.cast<double>()),
+                                       pose.scale * double(radius) * (1 + 1e-6), below);
+          },
+          [&](std::uint32_t k) {
+            const Vec3 x = node_at(k);
+            node(k, x, ground.value(x));
+          });
+    };
+    // The nodes listed by the last search while they cover the grain, as a pair's are (no
+    // sample where none can be below the margin, the listed ones alone where only they can);
+    // else a walk a skin wider that lists them anew (docs/theory.md, "Contacts").
+    TerrainNearNodes* kept = cache_ ? &cache_->terrain[i] : nullptr;
+    const Pose terrain_pose{ground.origin(), Eigen::Quaterniond::Identity(), 1};
+    const NearNodesState state = kept ? terrain_nodes_cover(*kept, master, pose, terrain_pose, ground.voxel_size(), margin(i))
+                                      : NearNodesState{NearNodesCover::stale, 0};
+    switch (state.cover) {
+      case NearNodesCover::clear:
+        return;
+      case NearNodesCover::listed:
+        kept->near.for_each_listed([&](std::uint32_t k, double phi) {
+          if (phi >= margin(i) + state.drift) return;
+          const Vec3 x = node_at(k);
+          add_if_below(k, x, ground.value(x));
         });
-    sort_by_node(nodes);
+        break;  // in node order, as listed
+      case NearNodesCover::stale:
+        if (!kept) {
+          walk(margin(i), add_if_below);
+        } else {
+          const double reach = margin(i) + skin_;
+          thread_local std::vector<NearNode> listed;
+          listed.clear();
+          walk(reach, [&](std::uint32_t k, const Vec3& x, double value) {
+            if (value >= reach) return;
+            listed.push_back({k, value});
+            add_if_below(k, x, value);
+          });
+          // The slope under the ball every node stays in while the grain roams a skin.
+          list_terrain_nodes(*kept, pose, terrain_pose, reach, listed,
+                             ground.steepest_slope_under(pose.position, radius(i) * (1 + 1e-6) + skin_), skin_);
+        }
+        sort_by_node(nodes);
+        break;
+    }
     add_patches(batch, i, body, -1, -1, nodes);
   }
 
   const World& world_;
   const std::vector<RigidBody>& posed_;
-  double dt_, margin_;
+  double dt_, margin_, skin_ = 0;
   NearNodeCache* cache_;
   const RestingImpulses* loaded_;  // nodes that carry resting impulse stay support points (find_contacts)
   const SearchShare* share_;       // this rank's part of the search; null: all

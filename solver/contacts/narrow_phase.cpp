@@ -132,6 +132,13 @@ float rounded_down(double x) {
   return double(f) > x ? std::nextafter(f, -std::numeric_limits<float>::infinity()) : f;
 }
 
+// What a list says of nodes whose φ may each have changed by `drift` since it was made.
+NearNodesState cover_with(const NearNodes& near, double drift, double margin) {
+  if (near.least - drift >= margin) return {NearNodesCover::clear, drift};
+  if (near.reach - drift >= margin) return {NearNodesCover::listed, drift};
+  return {NearNodesCover::stale, drift};
+}
+
 }  // namespace
 
 void NearNodes::list(const std::vector<NearNode>& nodes) {
@@ -164,9 +171,43 @@ NearNodesState near_nodes_cover(const NearNodes& near, const ShapeTemplate& mast
   const double drift = std::max(other.lipschitz(), 1.0) * relative_motion(master, near, master_pose, other_pose) *
                            (1 + 1e-9) +
                        1e-9 * other.voxel_size() * other_pose.scale;
-  if (near.least - drift >= margin) return {NearNodesCover::clear, drift};
-  if (near.reach - drift >= margin) return {NearNodesCover::listed, drift};
-  return {NearNodesCover::stale, drift};
+  return cover_with(near, drift, margin);
+}
+
+NearNodesState terrain_nodes_cover(const TerrainNearNodes& near, const ShapeTemplate& master, const Pose& master_pose,
+                                   const Pose& terrain_pose, double voxel, double margin) {
+  if (near.near.reach < 0 || master.nodes().empty() || near.near.master_scale != float(master_pose.scale))
+    return {NearNodesCover::stale, 0};
+  const double motion = relative_motion(master, near.near, master_pose, terrain_pose);
+  if (!(motion <= near.roam)) return {NearNodesCover::stale, 0};
+  // The terrain's values are floats interpolated in double: the slope's bound holds to the
+  // round-off TerrainField::may_be_below allows for.
+  return cover_with(near.near, double(near.slope) * motion * (1 + 1e-6) + 1e-6 * voxel, margin);
+}
+
+void list_near_nodes(NearNodes& near, const Pose& master_pose, const Pose& other_pose, double reach, std::vector<NearNode>& nodes) {
+  near.centre_in_other = centre_in_other(master_pose, other_pose).cast<float>();
+  near.turn_in_other = turn_in_other(master_pose, other_pose).cast<float>();
+  near.master_scale = float(master_pose.scale);
+  near.other_scale = float(other_pose.scale);
+  std::sort(nodes.begin(), nodes.end(), [](const NearNode& a, const NearNode& b) { return a.node < b.node; });
+  double least = reach;
+  for (const NearNode& n : nodes) least = std::min(least, n.phi);
+  near.reach = rounded_down(reach);
+  near.least = rounded_down(least);
+  near.list(nodes);
+}
+
+void list_terrain_nodes(TerrainNearNodes& near, const Pose& master_pose, const Pose& terrain_pose, double reach,
+                        std::vector<NearNode>& nodes, std::optional<double> slope, double roam) {
+  list_near_nodes(near.near, master_pose, terrain_pose, reach, nodes);
+  if (!slope) {
+    near.near.reach = -1;
+    return;
+  }
+  near.slope = float(*slope);
+  if (double(near.slope) < *slope) near.slope = std::nextafter(near.slope, std::numeric_limits<float>::infinity());
+  near.roam = rounded_down(roam);
 }
 
 std::vector<NodeContact> node_contacts(const ShapeTemplate& master, const Pose& master_pose,
@@ -190,12 +231,7 @@ std::vector<NodeContact> node_contacts(const ShapeTemplate& master, const Pose& 
   }
   // The walk and the bounding sphere reach the skin further; the contacts are still those
   // below the margin, by the same test on each node as without.
-  near.centre_in_other = centre_in_other(master_pose, other_pose).cast<float>();
-  near.turn_in_other = turn_in_other(master_pose, other_pose).cast<float>();
-  near.master_scale = float(master_pose.scale);
-  near.other_scale = float(other_pose.scale);
   const double reach = margin + skin;
-  double least = reach;
   thread_local std::vector<NearNode> listed;
   listed.clear();
   const NodeSampler wide(master, master_pose, other, other_pose, reach, other_radius);
@@ -206,14 +242,10 @@ std::vector<NodeContact> node_contacts(const ShapeTemplate& master, const Pose& 
                           const double value = wide.value_at(i);  // the same frames as exact's
                           const double phi = value * other_pose.scale;
                           if (phi >= reach) return;
-                          least = std::min(least, phi);
                           listed.push_back({i, phi});
                           if (exact.within(i)) exact.add_if_below(i, value, contacts);
                         });
-  std::sort(listed.begin(), listed.end(), [](const NearNode& a, const NearNode& b) { return a.node < b.node; });
-  near.reach = rounded_down(reach);
-  near.least = rounded_down(least);
-  near.list(listed);
+  list_near_nodes(near, master_pose, other_pose, reach, listed);
   sort_by_node(contacts);
   return contacts;
 }

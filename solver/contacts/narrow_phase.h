@@ -10,6 +10,7 @@
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "geometry/shape_template.h"
@@ -140,11 +141,38 @@ struct NearNodesState {
 NearNodesState near_nodes_cover(const NearNodes& near, const ShapeTemplate& master, const Pose& master_pose,
                                 const ShapeTemplate& other, const Pose& other_pose, double margin);
 
-// NearNodes of grain pairs, kept from search to search (contact finding's, solver/world.h).
-// A cache only: the contacts are a fresh search's bit for bit, so checkpoints leave it out.
+// Lists `nodes` (each φ below `reach`, m; any order, sorted here) in `near`, as the master
+// posed at `master_pose` lies in the other's frame at `other_pose`.
+void list_near_nodes(NearNodes& near, const Pose& master_pose, const Pose& other_pose, double reach, std::vector<NearNode>& nodes);
+
+// What one search of a grain against the terrain leaves for the next ones: its nodes below
+// the margin and a skin in the terrain's level set, listed in the terrain's frame (its grid's
+// origin, unturned), and the steepest slope of the terrain under the ball its nodes may roam
+// while the list serves (`roam` beyond the farthest node): the terrain's slope stands for the
+// other grain's Lipschitz bound. Where the grain has moved farther than `roam`, or no slope
+// was known (a ball not wholly over the grid), the list is stale.
+struct TerrainNearNodes {
+  NearNodes near;
+  float slope = 0;  // per metre, rounded up
+  float roam = 0;   // m, rounded down
+};
+// Lists `nodes` in `near` as list_near_nodes() does, with the terrain's `slope` under the
+// ball the nodes stay in while the grain moves by `roam` (m); with no slope known the list
+// stays stale.
+void list_terrain_nodes(TerrainNearNodes& near, const Pose& master_pose, const Pose& terrain_pose, double reach,
+                        std::vector<NearNode>& nodes, std::optional<double> slope, double roam);
+// As near_nodes_cover for a grain at `master_pose` against the terrain posed at
+// `terrain_pose` (grid spacing `voxel`).
+NearNodesState terrain_nodes_cover(const TerrainNearNodes& near, const ShapeTemplate& master, const Pose& master_pose,
+                                   const Pose& terrain_pose, double voxel, double margin);
+
+// NearNodes of grain pairs and of grains against the terrain, kept from search to search
+// (contact finding's, solver/world.h). A cache only: the contacts are a fresh search's bit
+// for bit, so checkpoints leave it out.
 struct NearNodeCache {
   std::vector<std::uint64_t> pairs;            // first << 32 | second, ascending
   std::vector<std::array<NearNodes, 2>> near;  // by pair: the first's nodes in the second, then the reverse
+  std::vector<TerrainNearNodes> terrain;       // by grain (as many as the last search against a terrain met)
 };
 
 // node_contacts, the same bit for bit, from what `near` holds while it covers the pair (no

@@ -6,8 +6,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 
 #include "geometry/template_from_avatar.h"
+#include "geometry/terrain_field.h"
 #include "levelset/avatar_builder.h"
 #include "levelset/shapes.h"
 #include "solver/contacts/contact_finding.h"
@@ -209,6 +211,109 @@ TEST(ContactFinding, NearNodeCacheGivesTheFreshSearchesContacts) {
     EXPECT_GE(fresh.contacts.size(), 12u);
     same(find_contacts(w, moved, 1e-3, margin, nullptr, 0, &cache), fresh);
   }
+}
+
+// Rolling ground over 0.4 m × 0.4 m by its height's difference, φ = z − h(x, y): not a
+// distance, its slope up to √2 where the hills are steep; a column store of 1 cm cells whose
+// band is 3 cm, its grid shifted off the world's origin.
+std::shared_ptr<const geometry::TerrainField> rolling_ground() {
+  constexpr double voxel = 0.01;
+  constexpr float band = 0.03f;
+  const Vec3 origin(-0.003, 0.004, 0.002);
+  constexpr int nx = 41, ny = 41;
+  auto height = [](double x, double y) { return 0.2 + 0.05 * std::sin(20 * x) * std::cos(18 * y); };
+  std::vector<std::int32_t> first_k;
+  std::vector<std::uint32_t> start{0};
+  std::vector<float> values;
+  for (int i = 0; i < nx; ++i)
+    for (int j = 0; j < ny; ++j) {
+      const double ground = height(origin.x() + voxel * i, origin.y() + voxel * j) - origin.z();
+      int k = int(std::floor((ground - band) / voxel));
+      while (float(k * voxel - ground) <= -band) ++k;
+      first_k.push_back(k);
+      for (; float(k * voxel - ground) < band; ++k) values.push_back(float(k * voxel - ground));
+      start.push_back(std::uint32_t(values.size()));
+    }
+  return std::make_shared<const geometry::TerrainField>(origin, voxel, nx, ny, std::move(first_k), std::move(start),
+                                                        std::move(values), band);
+}
+
+// The near nodes of grains against the terrain, kept from search to search as a pair's are
+// (contact_finding.cpp): ellipsoids turned at random, sunk a little into rolling ground, moved
+// by a little (served from their lists: the lists stay as they were), by more and by much more
+// (listed anew): the contacts are those of a fresh search bit for bit. A grain handed to
+// another world (replace_grains) takes its list along.
+TEST(ContactFinding, TerrainNearNodesGiveTheFreshSearchesContacts) {
+  World w;
+  w.shapes.push_back(geometry::grain_shape_from_avatar(avatar_of(levelset::make_ellipsoid(levelset::Vec3d(0.03, 0.02, 0.015)), 16, 800)));
+  w.set_terrain(rolling_ground(), 0);
+  for (int i = 0; i < 16; ++i) {
+    const double x = 0.06 + 0.08 * (i % 4), y = 0.06 + 0.08 * (i / 4);
+    const Quat turn = Quat(Eigen::AngleAxisd(0.7 * i, Vec3(std::sin(i), std::cos(2 * i), 1).normalized()));
+    double lowest = 0;  // the lowest node's height over the centre
+    for (const Eigen::Vector3f& node : w.shapes[0].level_set->nodes()) lowest = std::min(lowest, (turn * node.cast<double>()).z());
+    const double ground = 0.2 + 0.05 * std::sin(20 * x) * std::cos(18 * y);
+    w.add_grain(std::uint64_t(i + 1), 0, 0, 2650, 1, Vec3(x, y, ground - lowest - 0.002), turn);  // 2 mm in
+  }
+  const double margin = 1e-4, skin = 0.005;
+  NearNodeCache cache;
+  auto same = [](const FoundContacts& x, const FoundContacts& y) {
+    ASSERT_EQ(x.contacts.size(), y.contacts.size());
+    for (std::size_t k = 0; k < x.contacts.size(); ++k) {
+      EXPECT_EQ(x.contacts[k].a, y.contacts[k].a);
+      EXPECT_EQ(x.contacts[k].b, y.contacts[k].b);
+      EXPECT_EQ(x.contacts[k].depth, y.contacts[k].depth);
+      EXPECT_EQ(x.contacts[k].point, y.contacts[k].point);
+      EXPECT_EQ(x.contacts[k].normal, y.contacts[k].normal);
+    }
+    ASSERT_EQ(x.faces.size(), y.faces.size());
+    for (std::size_t f = 0; f < x.faces.size(); ++f) {
+      const std::vector<SupportPoint> x_points = face_points(x, f), y_points = face_points(y, f);
+      ASSERT_EQ(x_points.size(), y_points.size());
+      for (std::size_t k = 0; k < x_points.size(); ++k) EXPECT_EQ(x_points[k].node, y_points[k].node);
+    }
+  };
+  std::vector<RigidBody> moved = w.bodies;
+  const FoundContacts first = find_contacts(w, moved, 1e-3, margin, nullptr, skin, &cache);
+  same(first, find_contacts(w, moved, 1e-3, margin));
+  ASSERT_EQ(cache.terrain.size(), w.grain_count());
+  std::size_t listed = 0;
+  for (const TerrainNearNodes& near : cache.terrain) {
+    EXPECT_GE(near.near.reach, 0);
+    near.near.for_each_listed([&](std::uint32_t, double) { ++listed; });
+  }
+  EXPECT_GT(listed, 16u);
+  EXPECT_LT(listed, 16 * 800u / 4);  // the nodes near the ground, not all
+  auto centres = [&] {
+    std::vector<Eigen::Vector3f> listed_at;
+    for (const TerrainNearNodes& near : cache.terrain) listed_at.push_back(near.near.centre_in_other);
+    return listed_at;
+  };
+  for (double step : {2e-6, 2e-5, 2e-4, 2e-3, 2e-2}) {
+    const std::vector<Eigen::Vector3f> before = centres();
+    for (std::size_t i = 0; i < w.grain_count(); ++i) {
+      moved[i].position += step * Vec3(std::sin(3.0 * i), std::cos(5.0 * i), -1);
+      moved[i].orientation = (Quat(Eigen::AngleAxisd(step / 0.03, Vec3(1, i % 3, 2).normalized())) * moved[i].orientation).normalized();
+    }
+    const FoundContacts fresh = find_contacts(w, moved, 1e-3, margin);
+    EXPECT_GE(fresh.contacts.size(), 16u);
+    same(find_contacts(w, moved, 1e-3, margin, nullptr, skin, &cache), fresh);
+    if (step < 1e-4) {
+      EXPECT_EQ(centres(), before) << step;  // served from the lists
+    } else if (step > skin) {
+      EXPECT_NE(centres(), before) << step;  // listed anew
+    }
+  }
+  // Every third grain handed away: the others' lists follow them.
+  w.near_nodes = cache;
+  std::vector<Grain> kept;
+  for (std::uint32_t i = 0; i < w.grain_count(); ++i)
+    if (i % 3 != 1) kept.push_back(w.grain(i));
+  World part = w;
+  part.replace_grains(kept);
+  ASSERT_EQ(part.near_nodes.terrain.size(), kept.size());
+  for (std::uint32_t k = 0; k < kept.size(); ++k)
+    EXPECT_EQ(part.near_nodes.terrain[k].near.centre_in_other, cache.terrain[kept[k].id - 1].near.centre_in_other);
 }
 
 TEST(ContactFinding, OverlapsAreThoseDeeperThanTheFractionOfTheThinnerGrain) {

@@ -194,5 +194,35 @@ TEST(NarrowPhase, NearNodesGiveTheFreshSearchesContacts) {
   EXPECT_LT(afresh, 1000);  // most searches reuse
 }
 
+// The cover of a grain's list against the terrain: each listed node's φ may have drifted by
+// the terrain's slope times the farthest any node moved; past the ball that slope was taken
+// over (`roam`) the list is stale, even where the slope was nil (over a hole in the ground),
+// and a list with no slope known is stale at once.
+TEST(NarrowPhase, TerrainNodesCoverDriftsByTheSlopeWithinItsRoam) {
+  const ShapeTemplate a = shape_a(0.0005);
+  Pose grain;
+  grain.position = Eigen::Vector3d(1.0, 2.0, 0.5);
+  const Pose terrain{Eigen::Vector3d(0.3, -0.2, 0.1), Eigen::Quaterniond::Identity(), 1};
+  const double margin = 1e-5, voxel = 0.01, reach = 0.005, roam = 0.003;
+  std::vector<NearNode> nodes{{10, 0.004}, {3, 0.002}};
+  TerrainNearNodes steep, flat, unknown;
+  list_terrain_nodes(steep, grain, terrain, reach, nodes, 2.0, roam);
+  list_terrain_nodes(flat, grain, terrain, reach, nodes, 0.0, roam);
+  list_terrain_nodes(unknown, grain, terrain, reach, nodes, std::nullopt, roam);
+  std::vector<std::uint32_t> listed;
+  steep.near.for_each_listed([&](std::uint32_t node, double) { listed.push_back(node); });
+  EXPECT_EQ(listed, (std::vector<std::uint32_t>{3, 10}));
+  EXPECT_FLOAT_EQ(steep.near.least, 0.002f);
+  Pose moved = grain;
+  moved.position.x() += 0.001;
+  const NearNodesState on_slope = terrain_nodes_cover(steep, a, moved, terrain, voxel, margin);
+  EXPECT_EQ(on_slope.cover, NearNodesCover::listed);  // the least may have drifted to the margin
+  EXPECT_NEAR(on_slope.drift, 2 * 0.001, 1e-5);       // and round-off
+  EXPECT_EQ(terrain_nodes_cover(flat, a, moved, terrain, voxel, margin).cover, NearNodesCover::clear);
+  EXPECT_EQ(terrain_nodes_cover(unknown, a, moved, terrain, voxel, margin).cover, NearNodesCover::stale);
+  moved.position.x() += roam;  // beyond the roam
+  EXPECT_EQ(terrain_nodes_cover(flat, a, moved, terrain, voxel, margin).cover, NearNodesCover::stale);
+}
+
 }  // namespace
 }  // namespace scree::solver
