@@ -143,6 +143,24 @@ TEST(ContactFinding, AFaceKeepsTheNodesThatCarryLoadAmongItsSupportPoints) {
 
 // The neighbour list, kept from step to step with a skin, gives the broad phase's pairs: the
 // contacts are the same bit for bit as a fresh search, after the grains move.
+// Whether two searches found the same contacts, bit for bit, and the same support points.
+void expect_same_contacts(const FoundContacts& x, const FoundContacts& y) {
+  ASSERT_EQ(x.contacts.size(), y.contacts.size());
+  for (std::size_t k = 0; k < x.contacts.size(); ++k) {
+    EXPECT_EQ(x.contacts[k].a, y.contacts[k].a);
+    EXPECT_EQ(x.contacts[k].b, y.contacts[k].b);
+    EXPECT_EQ(x.contacts[k].depth, y.contacts[k].depth);
+    EXPECT_EQ(x.contacts[k].point, y.contacts[k].point);
+    EXPECT_EQ(x.contacts[k].normal, y.contacts[k].normal);
+  }
+  ASSERT_EQ(x.faces.size(), y.faces.size());
+  for (std::size_t f = 0; f < x.faces.size(); ++f) {
+    const std::vector<SupportPoint> x_points = face_points(x, f), y_points = face_points(y, f);
+    ASSERT_EQ(x_points.size(), y_points.size());
+    for (std::size_t k = 0; k < x_points.size(); ++k) EXPECT_EQ(x_points[k].node, y_points[k].node);
+  }
+}
+
 TEST(ContactFinding, NeighbourListGivesTheFreshSearchesContacts) {
   std::vector<Vec3> centres;
   for (int i = 0; i < 6; ++i)
@@ -177,22 +195,7 @@ TEST(ContactFinding, NearNodeCacheGivesTheFreshSearchesContacts) {
   }
   const double margin = 1e-4;
   NearNodeCache cache;
-  auto same = [](const FoundContacts& x, const FoundContacts& y) {
-    ASSERT_EQ(x.contacts.size(), y.contacts.size());
-    for (std::size_t k = 0; k < x.contacts.size(); ++k) {
-      EXPECT_EQ(x.contacts[k].a, y.contacts[k].a);
-      EXPECT_EQ(x.contacts[k].b, y.contacts[k].b);
-      EXPECT_EQ(x.contacts[k].depth, y.contacts[k].depth);
-      EXPECT_EQ(x.contacts[k].point, y.contacts[k].point);
-    }
-    ASSERT_EQ(x.faces.size(), y.faces.size());
-    for (std::size_t f = 0; f < x.faces.size(); ++f) {
-      const std::vector<SupportPoint> x_points = face_points(x, f), y_points = face_points(y, f);
-      ASSERT_EQ(x_points.size(), y_points.size());
-      for (std::size_t k = 0; k < x_points.size(); ++k) EXPECT_EQ(x_points[k].node, y_points[k].node);
-    }
-  };
-  same(find_contacts(w, w.bodies, 1e-3, margin, nullptr, 0, &cache), find_contacts(w, w.bodies, 1e-3, margin));
+  expect_same_contacts(find_contacts(w, w.bodies, 1e-3, margin, nullptr, 0, &cache), find_contacts(w, w.bodies, 1e-3, margin));
   ASSERT_FALSE(cache.pairs.empty());
   ASSERT_EQ(cache.near.size(), cache.pairs.size());
   EXPECT_TRUE(std::is_sorted(cache.pairs.begin(), cache.pairs.end()));
@@ -209,7 +212,7 @@ TEST(ContactFinding, NearNodeCacheGivesTheFreshSearchesContacts) {
     }
     const FoundContacts fresh = find_contacts(w, moved, 1e-3, margin);
     EXPECT_GE(fresh.contacts.size(), 12u);
-    same(find_contacts(w, moved, 1e-3, margin, nullptr, 0, &cache), fresh);
+    expect_same_contacts(find_contacts(w, moved, 1e-3, margin, nullptr, 0, &cache), fresh);
   }
 }
 
@@ -257,25 +260,9 @@ TEST(ContactFinding, TerrainNearNodesGiveTheFreshSearchesContacts) {
   }
   const double margin = 1e-4, skin = 0.005;
   NearNodeCache cache;
-  auto same = [](const FoundContacts& x, const FoundContacts& y) {
-    ASSERT_EQ(x.contacts.size(), y.contacts.size());
-    for (std::size_t k = 0; k < x.contacts.size(); ++k) {
-      EXPECT_EQ(x.contacts[k].a, y.contacts[k].a);
-      EXPECT_EQ(x.contacts[k].b, y.contacts[k].b);
-      EXPECT_EQ(x.contacts[k].depth, y.contacts[k].depth);
-      EXPECT_EQ(x.contacts[k].point, y.contacts[k].point);
-      EXPECT_EQ(x.contacts[k].normal, y.contacts[k].normal);
-    }
-    ASSERT_EQ(x.faces.size(), y.faces.size());
-    for (std::size_t f = 0; f < x.faces.size(); ++f) {
-      const std::vector<SupportPoint> x_points = face_points(x, f), y_points = face_points(y, f);
-      ASSERT_EQ(x_points.size(), y_points.size());
-      for (std::size_t k = 0; k < x_points.size(); ++k) EXPECT_EQ(x_points[k].node, y_points[k].node);
-    }
-  };
   std::vector<RigidBody> moved = w.bodies;
   const FoundContacts first = find_contacts(w, moved, 1e-3, margin, nullptr, skin, &cache);
-  same(first, find_contacts(w, moved, 1e-3, margin));
+  expect_same_contacts(first, find_contacts(w, moved, 1e-3, margin));
   ASSERT_EQ(cache.terrain.size(), w.grain_count());
   std::size_t listed = 0;
   for (const TerrainNearNodes& near : cache.terrain) {
@@ -297,7 +284,7 @@ TEST(ContactFinding, TerrainNearNodesGiveTheFreshSearchesContacts) {
     }
     const FoundContacts fresh = find_contacts(w, moved, 1e-3, margin);
     EXPECT_GE(fresh.contacts.size(), 16u);
-    same(find_contacts(w, moved, 1e-3, margin, nullptr, skin, &cache), fresh);
+    expect_same_contacts(find_contacts(w, moved, 1e-3, margin, nullptr, skin, &cache), fresh);
     if (step < 1e-4) {
       EXPECT_EQ(centres(), before) << step;  // served from the lists
     } else if (step > skin) {
