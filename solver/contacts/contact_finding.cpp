@@ -435,16 +435,16 @@ class ContactFinder {
         if (!kept) {
           walk(margin(i), add_if_below);
         } else {
-          const double reach = margin(i) + skin_;
+          const double listed_below = margin(i) + skin_;
           thread_local std::vector<NearNode> listed;
           listed.clear();
-          walk(reach, [&](std::uint32_t k, const Vec3& x, double value) {
-            if (value >= reach) return;
+          walk(listed_below, [&](std::uint32_t k, const Vec3& x, double value) {
+            if (value >= listed_below) return;
             listed.push_back({k, value});
             add_if_below(k, x, value);
           });
           // The slope under the ball every node stays in while the grain roams a skin.
-          list_terrain_nodes(*kept, pose, terrain_pose, reach, listed,
+          list_terrain_nodes(*kept, pose, terrain_pose, listed_below, listed,
                              ground.steepest_slope_under(pose.position, radius(i) * (1 + 1e-6) + skin_), skin_);
         }
         sort_by_node(nodes);
