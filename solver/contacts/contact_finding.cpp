@@ -424,13 +424,15 @@ class ContactFinder {
     switch (state.cover) {
       case NearNodesCover::clear:
         return;
-      case NearNodesCover::listed:
+      case NearNodesCover::listed: {
+        const double below = margin(i) + state.drift;
         kept->near.for_each_listed([&](std::uint32_t k, double phi) {
-          if (phi >= margin(i) + state.drift) return;
+          if (phi >= below) return;
           const Vec3 x = node_at(k);
           add_if_below(k, x, ground.value(x));
         });
         break;  // in node order, as listed
+      }
       case NearNodesCover::stale:
         if (!kept) {
           walk(margin(i), add_if_below);

@@ -132,6 +132,12 @@ float rounded_down(double x) {
   return double(f) > x ? std::nextafter(f, -std::numeric_limits<float>::infinity()) : f;
 }
 
+// The float at or above x: what a list keeps of a bound it may only raise.
+float rounded_up(double x) {
+  const float f = float(x);
+  return double(f) < x ? std::nextafter(f, std::numeric_limits<float>::infinity()) : f;
+}
+
 // What a list says of nodes whose φ may each have changed by `drift` since it was made.
 NearNodesState cover_with(const NearNodes& near, double drift, double margin) {
   if (near.least - drift >= margin) return {NearNodesCover::clear, drift};
@@ -205,8 +211,7 @@ void list_terrain_nodes(TerrainNearNodes& near, const Pose& master_pose, const P
     near.near.reach = -1;
     return;
   }
-  near.slope = float(*slope);
-  if (double(near.slope) < *slope) near.slope = std::nextafter(near.slope, std::numeric_limits<float>::infinity());
+  near.slope = rounded_up(*slope);
   near.roam = rounded_down(roam);
 }
 
