@@ -2,7 +2,7 @@
 
 #include <algorithm>
 #include <map>
-#include <set>
+#include <numeric>
 #include <tuple>
 
 #include "solver/ranks/body_records.h"
@@ -83,43 +83,70 @@ std::map<int, std::vector<ContactRecord>> contacts_by_island_owner(const World& 
 
 // Resolves the islands whose contacts came here, on bodies of their own (the islands' grains
 // in id order, then the world's static bodies); returns the totals and, by sender, the new
-// velocities of the grains it sent.
+// velocities of the grains it sent. A grain several contacts name takes the body of the first
+// that came (a halo's copy is its owner's: the same in each). Grains and contacts are matched
+// through sorted arrays: trees of them cost 3 % of the collisions' time on two ranks
+// (docs/benchmarks.md, "Collisions matched in sorted arrays").
 CollisionTotals resolve_here(const World& world, const std::vector<std::pair<int, Bytes>>& parts,
                              const EnergyTrackingSettings& settings, std::map<int, std::vector<Resolved>>& replies) {
   std::vector<ContactRecord> records;
-  std::map<std::uint64_t, BodyRecord> grains;
-  std::map<std::uint64_t, std::set<int>> senders;
+  std::vector<int> sent_by;  // by record
   for (const auto& [rank, bytes] : parts)
     for (const ContactRecord& r : from_bytes<ContactRecord>(bytes)) {
       records.push_back(r);
-      grains.emplace(r.a, r.body_a);
-      senders[r.a].insert(rank);
-      if (!r.b_static) {
-        grains.emplace(r.b, r.body_b);
-        senders[r.b].insert(rank);
-      }
+      sent_by.push_back(rank);
     }
-  std::sort(records.begin(), records.end(), [](const ContactRecord& x, const ContactRecord& y) { return x.order() < y.order(); });
-  std::vector<RigidBody> bodies;
-  std::map<std::uint64_t, std::uint32_t> local;
-  for (const auto& [id, record] : grains) {
-    local[id] = std::uint32_t(bodies.size());
-    bodies.push_back(body_of(record));
+  // Each grain a record names (its A, then a grain B), by id, then as they came.
+  struct Named {
+    std::uint64_t id;
+    std::uint32_t record;
+    bool is_b;
+    auto operator<=>(const Named&) const = default;
+  };
+  std::vector<Named> named;
+  named.reserve(2 * records.size());
+  for (std::uint32_t k = 0; k < records.size(); ++k) {
+    named.push_back({records[k].a, k, false});
+    if (!records[k].b_static) named.push_back({records[k].b, k, true});
   }
+  std::sort(named.begin(), named.end());
+  std::vector<RigidBody> bodies;
+  std::vector<std::uint64_t> ids;                // by body
+  std::vector<std::uint32_t> local_a(records.size()), local_b(records.size());  // by record: its bodies here
+  std::vector<std::pair<std::uint32_t, int>> senders;  // (body, rank), each once
+  for (std::size_t j = 0; j < named.size();) {
+    const std::uint32_t body = std::uint32_t(bodies.size());
+    const ContactRecord& first = records[named[j].record];
+    bodies.push_back(body_of(named[j].is_b ? first.body_b : first.body_a));
+    ids.push_back(named[j].id);
+    for (; j < named.size() && named[j].id == ids.back(); ++j) {
+      (named[j].is_b ? local_b : local_a)[named[j].record] = body;
+      senders.emplace_back(body, sent_by[named[j].record]);
+    }
+  }
+  named = {};
+  std::sort(senders.begin(), senders.end());
+  senders.erase(std::unique(senders.begin(), senders.end()), senders.end());
   const std::size_t grain_count = bodies.size();
   bodies.insert(bodies.end(), world.bodies.begin() + std::ptrdiff_t(world.grain_count()), world.bodies.end());
   std::vector<bool> is_static(bodies.size(), false);
   std::fill(is_static.begin() + std::ptrdiff_t(grain_count), is_static.end(), true);
+  // The contacts in one process's order (no two share a place in it).
+  std::vector<std::uint32_t> in_order(records.size());
+  std::iota(in_order.begin(), in_order.end(), 0u);
+  std::sort(in_order.begin(), in_order.end(), [&](std::uint32_t x, std::uint32_t y) { return records[x].order() < records[y].order(); });
   std::vector<CollidingContact> contacts;
-  for (const ContactRecord& r : records) {
-    const std::uint32_t b = r.b_static ? std::uint32_t(grain_count + r.b) : local.at(r.b);
-    contacts.push_back({{local.at(r.a), b, Vec3(r.point[0], r.point[1], r.point[2]), Vec3(r.normal[0], r.normal[1], r.normal[2]),
+  contacts.reserve(records.size());
+  for (const std::uint32_t k : in_order) {
+    const ContactRecord& r = records[k];
+    const std::uint32_t b = r.b_static ? std::uint32_t(grain_count + r.b) : local_b[k];
+    contacts.push_back({{local_a[k], b, Vec3(r.point[0], r.point[1], r.point[2]), Vec3(r.normal[0], r.normal[1], r.normal[2]),
                          r.friction, r.restitution},
                         r.wall});
   }
+  records = {};
   CollisionTotals totals = resolve_collision_islands(bodies, contacts, is_static, world.walls, settings);
-  for (const auto& [id, index] : local)
-    for (int rank : senders[id]) replies[rank].push_back(resolved_of(id, bodies[index]));
+  for (const auto& [body, rank] : senders) replies[rank].push_back(resolved_of(ids[body], bodies[body]));
   return totals;
 }
 
