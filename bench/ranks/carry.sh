@@ -4,8 +4,8 @@
 # with many cores but none of this project's packages.
 #
 #   bench/ranks/carry.sh pack WORK BUNDLE.tar.xz     here, after scaling.sh prepare WORK:
-#       build/bin/scree-solve, every library it, Open MPI's launcher (orterun, orted) and
-#       Open MPI's components load (by ldd), Open MPI's and PMIx's own folders, and WORK's
+#       build/bin/scree-solve and every library that it, Open MPI's launcher (orterun, orted)
+#       or Open MPI's components load (by ldd), Open MPI's and PMIx's own folders, and WORK's
 #       cases (strong: the case, its rocks, terrain, avatars and checkpoint at 1 s; weak-R:
 #       each case) in one archive.
 #   bench/ranks/carry.sh unpack BUNDLE.tar.xz DIR    there: the bundle under DIR, Open MPI's
@@ -22,7 +22,8 @@ usage() { echo "usage: carry.sh pack WORK BUNDLE.tar.xz | unpack BUNDLE.tar.xz D
 fail() { echo "carry.sh: error: $1" >&2; exit 1; }
 (( $# == 3 )) || usage
 root=$(cd "$(dirname "$0")/../.." && pwd)
-mpi_dirs=(/usr/lib/x86_64-linux-gnu/openmpi /usr/lib/x86_64-linux-gnu/pmix2 /usr/share/openmpi /etc/openmpi)
+mpi_libraries=(/usr/lib/x86_64-linux-gnu/openmpi /usr/lib/x86_64-linux-gnu/pmix2)  # its components
+mpi_dirs=("${mpi_libraries[@]}" /usr/share/openmpi /etc/openmpi)
 launchers=(/usr/bin/orterun /usr/bin/orted)
 case_dir=dem-dc7_dem_1411slide
 
@@ -39,7 +40,7 @@ pack() {
   cp -L "$solve" "$stage/bin/"
   # Every library that a program or one of Open MPI's components loads, and the loader.
   local files=("$solve" "${launchers[@]}")
-  for dir in "${mpi_dirs[@]:0:2}"; do
+  for dir in "${mpi_libraries[@]}"; do
     [[ -d $dir ]] || fail "$dir: not here (Debian's openmpi-bin and libpmix2 put it there)"
     while IFS= read -r -d '' path; do files+=("$path"); done < <(find "$dir" -name '*.so*' -type f -print0)
   done
