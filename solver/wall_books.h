@@ -21,6 +21,13 @@ class WallBooks {
     work_ += velocity.dot(on_grain);
     for (int axis = 0; axis < 3; ++axis) impulse_[wall][std::size_t(axis)] -= on_grain[axis];
   }
+  // Another set of contacts' sums added to these (as many walls).
+  WallBooks& operator+=(const WallBooks& other) {
+    work_ += other.work_;
+    for (std::size_t w = 0; w < impulse_.size(); ++w)
+      for (std::size_t axis = 0; axis < 3; ++axis) impulse_[w][axis] += other.impulse_[w][axis];
+    return *this;
+  }
   // The sums added to the world's books and to the step's impulse on each wall.
   void book(EnergyBooks& energy, std::vector<Vec3>& wall_impulse) const {
     energy.wall_work += work_.value();

@@ -9,6 +9,21 @@
 
 namespace scree::solver {
 
+CollidingContact colliding_contact(const World& world, const Contact& contact) {
+  const ContactLaw& law = world.law(world.material[contact.a], world.body_material(contact.b));
+  return {{contact.a, contact.b, contact.point, contact.normal, law.friction, law.restitution}, contact.wall};
+}
+
+CollisionTotals& CollisionTotals::operator+=(const CollisionTotals& other) {
+  restitution += other.restitution;
+  friction += other.friction;
+  walls += other.walls;
+  islands += other.islands;
+  increments += other.increments;
+  stored_peak = std::max(stored_peak, other.stored_peak);
+  return *this;
+}
+
 void CollisionTotals::sum_across(const Ranks& ranks) {
   std::array<ExactSum, 2> losses{restitution, friction};
   ranks.sum(losses);

@@ -8,6 +8,7 @@
 #include <span>
 #include <vector>
 
+#include "solver/contacts/contact_finding.h"
 #include "solver/exact_sum.h"
 #include "solver/impulse/energy_tracking.h"
 #include "solver/step.h"
@@ -25,6 +26,9 @@ struct CollidingContact {
   std::int32_t wall;
 };
 
+// A contact the search found (`world`'s bodies), with the law of its two materials.
+CollidingContact colliding_contact(const World& world, const Contact& contact);
+
 // What a sweep's islands add to the step's books and report.
 struct CollisionTotals {
   explicit CollisionTotals(std::size_t walls) : walls(walls) {}
@@ -33,6 +37,8 @@ struct CollisionTotals {
   std::int64_t islands = 0, increments = 0;
   double stored_peak = 0;
 
+  // Another set of islands' totals added to these.
+  CollisionTotals& operator+=(const CollisionTotals& other);
   // The totals of every rank's islands, on every rank.
   void sum_across(const Ranks& ranks);
   // Into the world's books and the step's report.

@@ -105,10 +105,8 @@ SweepContacts collide_and_gather(World& world, const ImpulseSettings& settings, 
         .book(world, report);
   } else {
     std::vector<CollidingContact> collisions;
-    for (const Contact& c : colliding) {
-      const ContactLaw& law = world.law(world.material[c.a], world.body_material(c.b));
-      collisions.push_back({{c.a, c.b, c.point, c.normal, law.friction, law.restitution}, c.wall});
-    }
+    collisions.reserve(colliding.size());
+    for (const Contact& c : colliding) collisions.push_back(colliding_contact(world, c));
     resolve_collision_islands(posed, collisions, is_static, world.walls, settings.collisions).book(world, report);
   }
   // A face the collisions have just driven together faster than the resting speed (the

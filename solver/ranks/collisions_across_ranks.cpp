@@ -16,6 +16,7 @@ namespace {
 // where the sweep posed them.
 struct ContactRecord {
   std::uint64_t a, b;       // ids; a static B's place among the static bodies (its wall, the terrain after them)
+  std::uint64_t island;     // its island's label (IslandLabel::id)
   std::uint32_t b_static;   // whether B is static
   std::uint32_t seq;        // its place among the contacts of its pair, as found
   double point[3], normal[3];
@@ -52,33 +53,32 @@ std::vector<std::pair<int, Bytes>> packed(const std::map<int, std::vector<Record
   return out;
 }
 
-// This rank's contacts, each to the owner of its island.
-std::map<int, std::vector<ContactRecord>> contacts_by_island_owner(const World& world, const std::vector<RigidBody>& posed,
-                                                                    std::span<const Contact> colliding,
-                                                                    const std::vector<IslandLabel>& labels) {
+// Each contact's place among the contacts of its pair, as found (ContactRecord::seq): a pair's
+// contacts come one after another.
+std::vector<std::uint32_t> places_in_pairs(std::span<const Contact> colliding) {
+  std::vector<std::uint32_t> seq(colliding.size(), 0);
+  for (std::size_t k = 1; k < colliding.size(); ++k)
+    if (std::minmax(colliding[k - 1].a, colliding[k - 1].b) == std::minmax(colliding[k].a, colliding[k].b)) seq[k] = seq[k - 1] + 1;
+  return seq;
+}
+
+ContactRecord contact_record(const World& world, const std::vector<RigidBody>& posed, const Contact& c, std::uint32_t seq,
+                             std::uint64_t island) {
   const std::size_t n = world.grain_count();
-  std::map<int, std::vector<ContactRecord>> to;
-  std::uint32_t seq = 0;
-  for (std::size_t k = 0; k < colliding.size(); ++k) {
-    const Contact& c = colliding[k];
-    const bool same_pair = k > 0 && std::minmax(colliding[k - 1].a, colliding[k - 1].b) == std::minmax(c.a, c.b);
-    seq = same_pair ? seq + 1 : 0;
-    const ContactLaw& law = world.law(world.material[c.a], world.body_material(c.b));
-    const bool b_static = c.b >= n;
-    ContactRecord r{world.id[c.a],
-                    b_static ? std::uint64_t(c.b - n) : world.id[c.b],
-                    b_static,
-                    seq,
-                    {c.point.x(), c.point.y(), c.point.z()},
-                    {c.normal.x(), c.normal.y(), c.normal.z()},
-                    law.friction,
-                    law.restitution,
-                    c.wall,
-                    record_of(posed[c.a]),
-                    b_static ? BodyRecord{} : record_of(posed[c.b])};
-    to[int(labels[c.a].owner)].push_back(r);
-  }
-  return to;
+  const CollidingContact law = colliding_contact(world, c);
+  const bool b_static = c.b >= n;
+  return {world.id[c.a],
+          b_static ? std::uint64_t(c.b - n) : world.id[c.b],
+          island,
+          b_static,
+          seq,
+          {c.point.x(), c.point.y(), c.point.z()},
+          {c.normal.x(), c.normal.y(), c.normal.z()},
+          law.collision.friction,
+          law.collision.restitution,
+          c.wall,
+          record_of(posed[c.a]),
+          b_static ? BodyRecord{} : record_of(posed[c.b])};
 }
 
 // Resolves the islands whose contacts came here, on bodies of their own (the islands' grains
@@ -150,6 +150,27 @@ CollisionTotals resolve_here(const World& world, const std::vector<std::pair<int
   return totals;
 }
 
+// Resolves in place, on this rank's own bodies, the islands of `colliding[k]`, k in `contacts`:
+// islands whose every contact this rank found. In the order one process takes them (as
+// ContactRecord::order(): a world's grains lie in the order of their ids), so each island
+// gives the bits it gives from records. Records of them, sent to itself, and the bodies made
+// again from them were 3–6 % of the collisions' work on two ranks (docs/benchmarks.md,
+// "Islands resolved where their contacts lie").
+CollisionTotals resolve_in_place(const World& world, std::vector<RigidBody>& posed, std::span<const Contact> colliding,
+                                 std::vector<std::uint32_t> contacts, const std::vector<std::uint32_t>& seq,
+                                 const std::vector<bool>& is_static, const EnergyTrackingSettings& settings) {
+  const std::size_t n = world.grain_count();
+  auto order = [&](std::uint32_t k) {
+    const Contact& c = colliding[k];
+    return c.b >= n ? std::tuple{1u, c.a, c.b, seq[k]} : std::tuple{0u, std::min(c.a, c.b), std::max(c.a, c.b), seq[k]};
+  };
+  std::sort(contacts.begin(), contacts.end(), [&](std::uint32_t x, std::uint32_t y) { return order(x) < order(y); });
+  std::vector<CollidingContact> in_order;
+  in_order.reserve(contacts.size());
+  for (const std::uint32_t k : contacts) in_order.push_back(colliding_contact(world, colliding[k]));
+  return resolve_collision_islands(posed, in_order, is_static, world.walls, settings);
+}
+
 }  // namespace
 
 CollisionTotals resolve_collisions_across_ranks(const World& world, std::vector<RigidBody>& posed,
@@ -159,25 +180,71 @@ CollisionTotals resolve_collisions_across_ranks(const World& world, std::vector<
   CollisionTotals totals(world.walls.size());
   if (ranks.max(colliding.empty() ? 0.0 : 1.0) == 0) return totals;  // a settled heap's every sweep
   const std::size_t n = world.grain_count();
+  const int me = ranks.rank();
   std::vector<std::pair<std::uint32_t, std::uint32_t>> links;
   for (const Contact& c : colliding)
     if (!is_static[c.b]) links.emplace_back(c.a, c.b);
   const std::vector<IslandLabel> labels = island_labels(world.id, links, halo, ranks);
+  links = {};
 
-  std::map<int, std::vector<Resolved>> replies;
-  const std::vector<std::pair<int, Bytes>> parts =
-      ranks.send_to_any(packed(contacts_by_island_owner(world, posed, colliding, labels)));
-  if (!parts.empty()) totals = resolve_here(world, parts, settings, replies);
+  // The contacts of the islands other ranks resolve, as records to them; this rank's own stay
+  // where they lie.
+  const std::vector<std::uint32_t> seq = places_in_pairs(colliding);
+  std::vector<std::uint32_t> mine;  // into colliding
+  std::map<int, std::vector<ContactRecord>> to;
+  for (std::uint32_t k = 0; k < colliding.size(); ++k) {
+    const IslandLabel& label = labels[colliding[k].a];
+    if (label.owner == me) mine.push_back(k);
+    else to[int(label.owner)].push_back(contact_record(world, posed, colliding[k], seq[k], label.id));
+  }
+  std::vector<std::pair<int, Bytes>> parts = ranks.send_to_any(packed(to));
+  to.clear();
+  // An island of this rank's that others found contacts of too is resolved from records, its
+  // contacts here among them; the rest in place.
+  std::vector<std::uint64_t> joined;  // islands others sent contacts of, by label
+  for (const auto& [rank, bytes] : parts)
+    for (const ContactRecord& r : from_bytes<ContactRecord>(bytes)) joined.push_back(r.island);
+  std::sort(joined.begin(), joined.end());
+  joined.erase(std::unique(joined.begin(), joined.end()), joined.end());
+  std::vector<std::uint32_t> in_place;
+  std::vector<ContactRecord> joining;
+  for (const std::uint32_t k : mine) {
+    const std::uint64_t island = labels[colliding[k].a].id;
+    if (std::binary_search(joined.begin(), joined.end(), island))
+      joining.push_back(contact_record(world, posed, colliding[k], seq[k], island));
+    else
+      in_place.push_back(k);
+  }
+  if (!joining.empty()) parts.emplace_back(me, to_bytes<ContactRecord>(joining));
+  joining = {};
 
-  // The new velocities to the ranks that sent the grains, on to the grains' owners, and from
-  // them to every rank that holds them.
-  auto index_of = [&](std::uint64_t id) {
-    return std::uint32_t(std::lower_bound(world.id.begin(), world.id.end(), id) - world.id.begin());
-  };
+  // The halo's grains each island resolved here moved, to their owners (and from them to every
+  // rank that holds them).
   std::vector<std::uint32_t> owner_partner(n, 0);  // by halo grain: its owner's place among the partners
   for (std::size_t k = 0; k < halo.partners.size(); ++k)
     for (std::uint32_t i : halo.take[k]) owner_partner[i] = std::uint32_t(k);
   std::vector<std::vector<Resolved>> to_owners(halo.partners.size());
+  totals = resolve_in_place(world, posed, colliding, in_place, seq, is_static, settings);
+  {
+    std::vector<std::uint32_t> moved;
+    for (const std::uint32_t k : in_place) {
+      moved.push_back(colliding[k].a);
+      if (!is_static[colliding[k].b]) moved.push_back(colliding[k].b);
+    }
+    std::sort(moved.begin(), moved.end());
+    moved.erase(std::unique(moved.begin(), moved.end()), moved.end());
+    for (const std::uint32_t i : moved)
+      if (!owned[i]) to_owners[owner_partner[i]].push_back(resolved_of(world.id[i], posed[i]));
+  }
+  std::map<int, std::vector<Resolved>> replies;
+  if (!parts.empty()) totals += resolve_here(world, parts, settings, replies);
+  parts = {};
+
+  // The new velocities of the islands resolved from records to the ranks that sent the
+  // grains, on to the grains' owners.
+  auto index_of = [&](std::uint64_t id) {
+    return std::uint32_t(std::lower_bound(world.id.begin(), world.id.end(), id) - world.id.begin());
+  };
   for (const auto& [rank, bytes] : ranks.send_to_any(packed(replies)))
     for (const Resolved& r : from_bytes<Resolved>(bytes)) {
       const std::uint32_t i = index_of(r.id);

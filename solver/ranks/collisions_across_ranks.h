@@ -3,8 +3,9 @@
 // collisions): the colliding contacts' islands named by label propagation over the halo
 // (island_labels.h), never by gathering the contact graph; each island resolved by the rank
 // that owns its least id, from the contacts and posed bodies the ranks that found them send
-// it, in the order one process takes them; the bodies' new velocities sent back, on to their
-// owners, and from them to every rank that holds them.
+// it, in the order one process takes them, or in place where that rank found all its
+// contacts itself; the bodies' new velocities sent back, on to their owners, and from them to
+// every rank that holds them.
 #include <span>
 #include <vector>
 
