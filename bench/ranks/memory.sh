@@ -34,8 +34,10 @@ measure() {  # measure R [options]: each process's peaks, then their sums
   launcher=$!
   while kill -0 $launcher 2>/dev/null; do
     for p in $(pgrep -f "bin/scree-solve" || true); do
-      # The solver's processes alone: not mpirun, nor a shell whose command line names it.
+      # This run's solver processes alone: not mpirun, nor a shell whose command line names it,
+      # nor another run's (the launcher itself on one rank, its children on several).
       [[ $(readlink /proc/$p/exe 2>/dev/null) == "$solve_file" ]] || continue
+      [[ $p == "$launcher" || $(awk '{print $4}' /proc/$p/stat 2>/dev/null) == "$launcher" ]] || continue
       read -r r s < <(awk '/^Rss:/ {r = $2} /^Pss:/ {s = $2} END {print r, s}' /proc/$p/smaps_rollup 2>/dev/null) || continue
       h=$(awk '/^VmHWM:/ {print $2}' /proc/$p/status 2>/dev/null) || continue
       [[ -n $r && -n $h ]] || continue
