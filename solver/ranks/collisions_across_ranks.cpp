@@ -81,21 +81,15 @@ ContactRecord contact_record(const World& world, const std::vector<RigidBody>& p
           b_static ? BodyRecord{} : record_of(posed[c.b])};
 }
 
-// Resolves the islands whose contacts came here, on bodies of their own (the islands' grains
+// Resolves the islands whose contacts came here (`records`, `sent_by` the rank each came
+// from), on bodies of their own (the islands' grains
 // in id order, then the world's static bodies); returns the totals and, by sender, the new
 // velocities of the grains it sent. A grain several contacts name takes the body of the first
 // that came (a halo's copy is its owner's: the same in each). Grains and contacts are matched
 // through sorted arrays: trees of them cost 3 % of the collisions' time on two ranks
 // (docs/benchmarks.md, "Collisions matched in sorted arrays").
-CollisionTotals resolve_here(const World& world, const std::vector<std::pair<int, Bytes>>& parts,
+CollisionTotals resolve_here(const World& world, std::vector<ContactRecord>&& records, const std::vector<int>& sent_by,
                              const EnergyTrackingSettings& settings, std::map<int, std::vector<Resolved>>& replies) {
-  std::vector<ContactRecord> records;
-  std::vector<int> sent_by;  // by record
-  for (const auto& [rank, bytes] : parts)
-    for (const ContactRecord& r : from_bytes<ContactRecord>(bytes)) {
-      records.push_back(r);
-      sent_by.push_back(rank);
-    }
   // Each grain a record names (its A, then a grain B), by id, then as they came.
   struct Named {
     std::uint64_t id;
@@ -197,26 +191,30 @@ CollisionTotals resolve_collisions_across_ranks(const World& world, std::vector<
     if (label.owner == me) mine.push_back(k);
     else to[int(label.owner)].push_back(contact_record(world, posed, colliding[k], seq[k], label.id));
   }
-  std::vector<std::pair<int, Bytes>> parts = ranks.send_to_any(packed(to));
+  std::vector<ContactRecord> records;
+  std::vector<int> sent_by;  // by record
+  for (const auto& [rank, bytes] : ranks.send_to_any(packed(to)))
+    for (const ContactRecord& r : from_bytes<ContactRecord>(bytes)) {
+      records.push_back(r);
+      sent_by.push_back(rank);
+    }
   to.clear();
   // An island of this rank's that others found contacts of too is resolved from records, its
   // contacts here among them; the rest in place.
   std::vector<std::uint64_t> joined;  // islands others sent contacts of, by label
-  for (const auto& [rank, bytes] : parts)
-    for (const ContactRecord& r : from_bytes<ContactRecord>(bytes)) joined.push_back(r.island);
+  for (const ContactRecord& r : records) joined.push_back(r.island);
   std::sort(joined.begin(), joined.end());
   joined.erase(std::unique(joined.begin(), joined.end()), joined.end());
   std::vector<std::uint32_t> in_place;
-  std::vector<ContactRecord> joining;
   for (const std::uint32_t k : mine) {
     const std::uint64_t island = labels[colliding[k].a].id;
-    if (std::binary_search(joined.begin(), joined.end(), island))
-      joining.push_back(contact_record(world, posed, colliding[k], seq[k], island));
-    else
+    if (std::binary_search(joined.begin(), joined.end(), island)) {
+      records.push_back(contact_record(world, posed, colliding[k], seq[k], island));
+      sent_by.push_back(me);
+    } else {
       in_place.push_back(k);
+    }
   }
-  if (!joining.empty()) parts.emplace_back(me, to_bytes<ContactRecord>(joining));
-  joining = {};
 
   // The halo's grains each island resolved here moved, to their owners (and from them to every
   // rank that holds them).
@@ -237,8 +235,7 @@ CollisionTotals resolve_collisions_across_ranks(const World& world, std::vector<
       if (!owned[i]) to_owners[owner_partner[i]].push_back(resolved_of(world.id[i], posed[i]));
   }
   std::map<int, std::vector<Resolved>> replies;
-  if (!parts.empty()) totals += resolve_here(world, parts, settings, replies);
-  parts = {};
+  if (!records.empty()) totals += resolve_here(world, std::move(records), sent_by, settings, replies);
 
   // The new velocities of the islands resolved from records to the ranks that sent the
   // grains, on to the grains' owners.
