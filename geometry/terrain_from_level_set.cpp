@@ -55,7 +55,7 @@ TerrainField terrain_field(const formats::VdbGrid& phi, const std::filesystem::p
     for (int k = low[c]; k <= high[c]; ++k) values.push_back(*phi.value({i, j, k}));
   }
   start[columns] = std::uint32_t(values.size());
-  high = {};
+  high = std::vector<std::int32_t>();  // its room too: `= {}` keeps it (solver/let_go.h)
   std::vector<std::int32_t> first_k = std::move(low);
   const Eigen::Vector3d corner = Eigen::Vector3d(low_corner[0], low_corner[1], low_corner[2]) * h +
                                  Eigen::Vector3d(m[3], m[7], m[11]);

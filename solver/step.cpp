@@ -3,6 +3,7 @@
 #include <optional>
 
 #include "solver/exact_sum.h"
+#include "solver/let_go.h"
 #include "solver/ranks/rank_share.h"
 #include "solver/schemes.h"
 
@@ -98,7 +99,7 @@ StepReport advance(World& world, const StepSettings& settings, RankShare* share)
   timer.reset();
   // Let go before a hand-over, whose copies of the grains are a rank's peak of memory
   // (docs/parallel.md, "Memory").
-  corrections = std::vector<RigidBody>();
+  let_go(corrections);
   if (share) {
     const PhaseTimer handing(report.times, Phase::ranks);
     share->keep_up(world, report.times.work(Phase::contact_search));

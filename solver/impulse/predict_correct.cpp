@@ -7,6 +7,7 @@
 #include "solver/impulse/collision_islands.h"
 #include "solver/impulse/resting_contact.h"
 #include "solver/impulse/tiles.h"
+#include "solver/let_go.h"
 #include "solver/parallel_loops.h"
 #include "solver/ranks/collisions_across_ranks.h"
 #include "solver/ranks/rank_share.h"
@@ -75,7 +76,7 @@ SweepContacts collide_and_gather(World& world, const ImpulseSettings& settings, 
       face_collides[c.face] = true;
     }
   }
-  found.contacts = std::vector<Contact>();  // `= {}` would keep the capacity
+  let_go(found.contacts);
   // Whether any rank's contacts collide.
   const bool collided = share ? share->ranks.max(colliding.empty() ? 0.0 : 1.0) > 0 : !colliding.empty();
   // A settled heap's every step ends with such a sweep, and building its points took a fifth

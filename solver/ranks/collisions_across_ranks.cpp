@@ -5,6 +5,7 @@
 #include <numeric>
 #include <tuple>
 
+#include "solver/let_go.h"
 #include "solver/ranks/body_records.h"
 #include "solver/ranks/island_labels.h"
 
@@ -118,7 +119,7 @@ CollisionTotals resolve_here(const World& world, std::vector<ContactRecord>&& re
       senders.emplace_back(body, sent_by[named[j].record]);
     }
   }
-  named = {};
+  let_go(named);
   std::sort(senders.begin(), senders.end());
   senders.erase(std::unique(senders.begin(), senders.end()), senders.end());
   const std::size_t grain_count = bodies.size();
@@ -138,7 +139,7 @@ CollisionTotals resolve_here(const World& world, std::vector<ContactRecord>&& re
                          r.friction, r.restitution},
                         r.wall});
   }
-  records = {};
+  let_go(records);
   CollisionTotals totals = resolve_collision_islands(bodies, contacts, is_static, world.walls, settings);
   for (const auto& [body, rank] : senders) replies[rank].push_back(resolved_of(ids[body], bodies[body]));
   return totals;
@@ -179,7 +180,7 @@ CollisionTotals resolve_collisions_across_ranks(const World& world, std::vector<
   for (const Contact& c : colliding)
     if (!is_static[c.b]) links.emplace_back(c.a, c.b);
   const std::vector<IslandLabel> labels = island_labels(world.id, links, halo, ranks);
-  links = {};
+  let_go(links);
 
   // The contacts of the islands other ranks resolve, as records to them; this rank's own stay
   // where they lie.

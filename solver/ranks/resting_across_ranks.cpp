@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "solver/impulse/tiles.h"
+#include "solver/let_go.h"
 #include "solver/ranks/body_records.h"
 #include "solver/ranks/island_labels.h"
 #include "solver/ranks/island_solvers.h"
@@ -285,10 +286,10 @@ class StripRanks {
   // every rank's tiles of every big island, at a rank's peak of memory (docs/benchmarks.md,
   // "Held no longer than read"). It answers −1 for every face and tile afterwards.
   void let_go() {
-    tiles_ = {};
-    work_ = {};
-    face_tile_ = {};
-    slot_tile_ = {};
+    solver::let_go(tiles_);
+    solver::let_go(work_);
+    solver::let_go(face_tile_);
+    solver::let_go(slot_tile_);
   }
 
  private:
@@ -406,7 +407,7 @@ std::vector<Part> parts_for_solvers(const World& world, const RestingImpulses& i
     for (const OwnFace& o : own.faces)
       add_face(parts[std::size_t(ranks.rank())], face_record(names, resting.faces[o.face], std::get<3>(o.order), o.end - o.first, o.big),
                resting.points.data() + o.first);
-    own.faces = {};
+    let_go(own.faces);
   }
   for (std::uint32_t i = 0; i < n; ++i)
     for (std::size_t solver = 0; solver < rank_count; ++solver)
@@ -510,42 +511,35 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, const 
   std::sort(grains.begin(), grains.end(), [](const GrainState* x, const GrainState* y) { return x->id < y->id; });
   grains.erase(std::unique(grains.begin(), grains.end(), [](const GrainState* x, const GrainState* y) { return x->id == y->id; }),
                grains.end());
-  World local;
-  std::vector<RigidBody> posed, corrections;
-  const std::size_t statics = bodies.velocities.size() - world.grain_count();
-  posed.reserve(grains.size() + own.grains.size() + statics);
-  corrections.reserve(grains.size() + own.grains.size() + statics);
-  auto add_grain = [&](std::uint64_t id, const BodyRecord& posed_record, const Vec3& correction, const Vec3& angular_correction) {
-    local.id.push_back(id);
-    posed.push_back(body_of(posed_record));
-    corrections.push_back(posed.back());
-    corrections.back().velocity = correction;
-    corrections.back().angular_velocity = angular_correction;
+  // Each grain of the island once, in id order: this rank's own by its place in the world, or
+  // another's record.
+  auto each_grain = [&](auto&& own_grain, auto&& record) {
+    for (std::size_t k = 0, j = 0; k < grains.size() || j < own.grains.size();) {
+      if (j < own.grains.size() && (k == grains.size() || world.id[own.grains[j]] <= grains[k]->id)) {
+        const std::uint32_t i = own.grains[j++];
+        if (k < grains.size() && grains[k]->id == world.id[i]) ++k;
+        own_grain(i);
+      } else {
+        record(*grains[k++]);
+      }
+    }
   };
+  World local;
+  local.id.reserve(grains.size() + own.grains.size());
   std::vector<std::uint32_t> own_grains;  // by own.grains, bodies here
   own_grains.reserve(own.grains.size());
-  for (std::size_t k = 0, j = 0; k < grains.size() || j < own.grains.size();) {
-    if (j < own.grains.size() && (k == grains.size() || world.id[own.grains[j]] <= grains[k]->id)) {
-      const std::uint32_t i = own.grains[j++];
-      if (k < grains.size() && grains[k]->id == world.id[i]) ++k;
-      own_grains.push_back(std::uint32_t(local.id.size()));
-      add_grain(world.id[i], record_of(bodies.velocities[i]), bodies.corrections[i].velocity,
-                bodies.corrections[i].angular_velocity);
-    } else {
-      const GrainState& g = *grains[k++];
-      add_grain(g.id, g.posed, vec(g.correction), vec(g.angular_correction));
-    }
-  }
-  grains = {};  // the parts' grains are let go before the solve (below)
-  own.grains = {};
+  each_grain(
+      [&](std::uint32_t i) {
+        own_grains.push_back(std::uint32_t(local.id.size()));
+        local.id.push_back(world.id[i]);
+      },
+      [&](const GrainState& g) { local.id.push_back(g.id); });
   // The local world names the grains and holds the walls and the terrain, all that the solve's
   // books read of it (solve_resting_islands()); the bodies are `posed`, not copied into it.
-  const std::size_t n = local.id.size(), statics_from = world.grain_count();
+  const std::size_t n = local.id.size(), statics_from = world.grain_count(), statics = bodies.velocities.size() - statics_from;
   local.walls = world.walls;
   local.terrain = world.terrain;
-  posed.insert(posed.end(), bodies.velocities.begin() + std::ptrdiff_t(statics_from), bodies.velocities.end());
-  corrections.insert(corrections.end(), bodies.corrections.begin() + std::ptrdiff_t(statics_from), bodies.corrections.end());
-  std::vector<bool> is_static(posed.size(), false);
+  std::vector<bool> is_static(n + statics, false);
   std::fill(is_static.begin() + std::ptrdiff_t(n), is_static.end(), true);
   const BodyNames names{local};
   // A body by name: by a table of the ids, as every face and warm start asks (a search
@@ -588,6 +582,9 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, const 
   // (sorted here if not): merged, not sorted (a sort was a twentieth of the sharing,
   // docs/benchmarks.md). No two faces share a key: a pair is searched by one rank.
   std::vector<Face> faces;
+  std::size_t face_records = 0;
+  for (const Part& part : parts) face_records += part.faces.size();
+  faces.reserve(face_records);  // not doubled as they come (docs/benchmarks.md, "Arrays at their size")
   std::vector<std::size_t> part_start;  // in faces
   auto before = [](const Face& x, const Face& y) { return x.order < y.order; };
   for (std::size_t k = 0; k < parts.size(); ++k) {
@@ -667,10 +664,10 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, const 
     face_part[at] = face.part;
     face_big[at] = r.big;
   }
-  faces = {};
-  own_start = {};
-  own.faces = {};
-  for (Part& part : parts) part.faces = {}, part.points = {};  // in the island now
+  let_go(faces);
+  let_go(own_start);
+  let_go(own.faces);
+  for (Part& part : parts) let_go(part.faces), let_go(part.points);  // in the island now
   std::vector<std::uint32_t> point_part;  // by point as built: the part it came in
   point_part.reserve(point_count);
   std::vector<std::size_t> part_points(parts.size(), 0);
@@ -691,11 +688,8 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, const 
     const auto at = index_of.find(label);
     shared.label_bodies.push_back(at == index_of.end() ? SharedIslands::none : at->second);
   }
-  if (!big.empty()) shared.sharers = sharers_of(big_units, big, local.id, is_static, posed, strips, index_of, ranks);
-  strips.let_go();
-  big_units = {};
-  face_part = {};
-  face_big = {};
+  let_go(face_part);
+  let_go(face_big);
   // The store of these grains: the last step's entries, then what this step set.
   std::vector<RestingImpulses::Entry> last, now;
   // An entry, kept where both its bodies are here.
@@ -705,13 +699,39 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, const 
   };
   for (const RestingImpulses::Entry* e : own.entries)
     keep(here(e->first.a), here(e->first.b), e->first.plane, e->first.node, e->second, impulses.set_this_step(*e));
-  own.entries = {};
+  let_go(own.entries);
   for (const Part& part : parts)
     for (const EntryRecord& e : part.entries)
       keep(held(e.a, 0), held(e.b, e.b_static), e.plane, e.node, RestingImpulses::Impulse(e.impulse[0], e.impulse[1], e.impulse[2]),
            e.this_step);
   RestingImpulses store(std::move(last));
   store.update(now.size(), [&](std::size_t k) { return now[k].first; }, [&](std::size_t k) { return now[k].second; });
+  let_go(now);
+  for (Part& part : parts) let_go(part.entries);  // in the store now
+
+  // The bodies last, as the parts' faces, points and warm starts are let go: made beside them,
+  // they were every rank's peak (docs/benchmarks.md, "Let go, room and all").
+  std::vector<RigidBody> posed, corrections;
+  posed.reserve(n + statics);
+  corrections.reserve(n + statics);
+  auto add_grain = [&](const BodyRecord& posed_record, const Vec3& correction, const Vec3& angular_correction) {
+    posed.push_back(body_of(posed_record));
+    corrections.push_back(posed.back());
+    corrections.back().velocity = correction;
+    corrections.back().angular_velocity = angular_correction;
+  };
+  each_grain(
+      [&](std::uint32_t i) {
+        add_grain(record_of(bodies.velocities[i]), bodies.corrections[i].velocity, bodies.corrections[i].angular_velocity);
+      },
+      [&](const GrainState& g) { add_grain(g.posed, vec(g.correction), vec(g.angular_correction)); });
+  let_go(grains);  // the parts' grains are let go before the solve (below)
+  let_go(own.grains);
+  posed.insert(posed.end(), bodies.velocities.begin() + std::ptrdiff_t(statics_from), bodies.velocities.end());
+  corrections.insert(corrections.end(), bodies.corrections.begin() + std::ptrdiff_t(statics_from), bodies.corrections.end());
+  if (!big.empty()) shared.sharers = sharers_of(big_units, big, local.id, is_static, posed, strips, index_of, ranks);
+  strips.let_go();
+  let_go(big_units);
 
   // Read into the faces, points, bodies and store: the parts are let go before the solve's
   // peak, but for whom each came from and which grains it sent, whose new state goes back.
@@ -723,16 +743,15 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, const 
     for (const GrainState& g : parts[k].grains) part_grains[k].push_back(index_of.at(g.id));
     parts[k] = Part{parts[k].sender, {}, {}, {}, {}};
   }
-  now = {};
   RestingBodies local_bodies(posed, corrections);
   RestingTotals totals = solve_resting_islands(local, is_static, store, resting, local_bodies, settings, times, &shared);
 
   // The replies, each made as what it is made of is let go: a rank's heap peaked here, with
   // the solve's books still held (docs/benchmarks.md, "A rank lets go as it goes").
-  store = RestingImpulses();
-  decltype(index_of)().swap(index_of);
-  shared.big_of_point = {};
-  shared.sharers = {};
+  let_go(store);
+  let_go(index_of);
+  let_go(shared.big_of_point);
+  let_go(shared.sharers);
   // Each point's impulse to the rank that sent it, as the store keeps it (single precision).
   std::vector<std::vector<EntryRecord>> set(senders.size());
   for (std::size_t k = 0; k < senders.size(); ++k) set[k].reserve(part_points[k]);
@@ -746,9 +765,9 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, const 
     set[point_part[k]].push_back({local.id[face.a], b.id, b.is_static, 1, face.plane, p.node, {impulse.x(), impulse.y(), impulse.z()}});
     if (point_part[k] == own_part) own_set_at.push_back({in_world(face.a), in_world(face.b)});
   }
-  resting = RestingContacts();
-  point_part = {};
-  shared.placed = {};
+  let_go(resting);
+  let_go(point_part);
+  let_go(shared.placed);
   for (std::size_t k = 0; k < senders.size(); ++k) {
     Reply& reply = replies[senders[k]];  // one part a sender
     reply.solved.reserve(part_grains[k].size());

@@ -6,6 +6,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "solver/let_go.h"
 #include "solver/ranks/body_records.h"
 #include "solver/ranks/parcel.h"
 
@@ -42,8 +43,8 @@ struct Message {
   // Its bytes; the records let go, so a hand-over holds each message once.
   Bytes take_bytes() {
     Bytes bytes = Parcel::of(grains, impulses);
-    grains = {};
-    impulses = {};
+    let_go(grains);
+    let_go(impulses);
     return bytes;
   }
   static Message from(const Bytes& bytes) {
@@ -111,18 +112,18 @@ Halo share_grains(World& world, std::vector<char>& owned, const Decomposition& r
                                std::uint32_t(b_static), {impulse.x(), impulse.y(), impulse.z()}};
     for (std::uint32_t k = near_start[key.a]; k < near_start[key.a + 1]; ++k) to[std::size_t(near[k])].impulses.push_back(record);
   }
-  near = {};
-  near_start = {};
+  let_go(near);
+  let_go(near_start);
 
   std::vector<Bytes> outgoing;
   for (std::size_t k = 0; k < partners.size(); ++k) outgoing.push_back(to[k].take_bytes());
   std::vector<Message> received;
   {
     std::vector<Bytes> incoming = ranks.exchange(partners, outgoing);
-    outgoing = {};
+    let_go(outgoing);
     for (Bytes& bytes : incoming) {
       received.push_back(Message::from(bytes));
-      bytes = {};
+      let_go(bytes);
     }
   }
   received.push_back(std::move(to.back()));
@@ -132,10 +133,10 @@ Halo share_grains(World& world, std::vector<char>& owned, const Decomposition& r
   for (const Message& m : received) coming += m.grains.size();
   held.reserve(coming);
   for (const std::uint32_t i : kept) held.push_back(world.grain(i));
-  kept = {};
+  let_go(kept);
   for (Message& m : received) {
     for (const GrainRecord& r : m.grains) held.push_back(grain_of(r));
-    m.grains = {};
+    let_go(m.grains);
   }
   std::sort(held.begin(), held.end(), [](const Grain& x, const Grain& y) { return x.id < y.id; });
   for (std::size_t k = 1; k < held.size(); ++k)

@@ -3,6 +3,8 @@
 #include <map>
 #include <stdexcept>
 
+#include "solver/let_go.h"
+
 namespace scree::solver {
 
 std::vector<std::uint32_t> cut_strips(std::span<const std::uint64_t> tile_work, std::span<const double> shares) {
@@ -156,7 +158,7 @@ void TileShare::finish_phase(std::vector<RigidBody>& bodies, std::vector<int>& m
           for (Vec3* v : {&x[s].linear, &x[s].angular, &x[s].normal_linear, &x[s].normal_angular}) *v = vec();
     }
   }
-  under_way_ = {};
+  let_go(under_way_);
 }
 
 }  // namespace scree::solver
