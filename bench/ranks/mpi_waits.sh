@@ -18,23 +18,14 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mpicc -O2 -shared -fPIC "$here/mpi_waits.c" -o "$work/libmpi_waits.so"
 export OMP_NUM_THREADS=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-mpirun -np "$ranks" --oversubscribe -x LD_PRELOAD="$work/libmpi_waits.so" -x MPI_WAITS_OUT="$work/waits" \
+mpirun -np "$ranks" $( ((ranks > $(nproc))) && echo --oversubscribe) -x LD_PRELOAD="$work/libmpi_waits.so" -x MPI_WAITS_OUT="$work/waits" \
   "$solve" "$@" > "$work/solve.log" 2>&1 || { cat "$work/solve.log" >&2; exit 1; }
 grep "where the time went" "$work/solve.log" || true
-python3 - "$work/waits" "$ranks" "${TOP:-12}" <<'PY'
-import subprocess, sys
+python3 - "$work/waits" "$ranks" "${TOP:-12}" "$here" <<'PY'
+import sys
 base, ranks, top = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-names = {}
-def name(place):  # file+offset: the function there (addr2line), else the file
-    if place == "?":
-        return "?"
-    if place not in names:
-        file, offset = place.rsplit("+", 1)
-        lines = subprocess.run(["addr2line", "-f", "-C", "-e", file, hex(int(offset, 16) - 1)],
-                               capture_output=True, text=True).stdout.split("\n")
-        function = lines[0].split("(")[0] if lines and lines[0] not in ("", "??") else file.rsplit("/", 1)[-1]
-        names[place] = function
-    return names[place]
+sys.path.insert(0, sys.argv[4])
+from code_places import function_at as name
 for rank in range(ranks):
     rows = [line.split() for line in open(f"{base}.{rank}")]
     sites = {}

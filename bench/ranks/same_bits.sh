@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# A case run by scree-solve on one rank, then on each of RANKS ranks (one OpenMP thread a rank,
-# mpirun --oversubscribe), its frames, log and checkpoint compared with the one-rank run's to
+# A case run by scree-solve on one rank, then on each of RANKS ranks (one OpenMP thread a rank;
+# mpirun --oversubscribe only for more ranks than cores), its frames, log and checkpoint compared with the one-rank run's to
 # the last bit (docs/parallel.md); prints each run's wall time and its speed-up over one rank.
 #
 #   bench/ranks/same_bits.sh CASE.yaml [RANKS...]          default RANKS: 2 3 4
@@ -34,12 +34,17 @@ copy_case() {
   echo "$copy"
 }
 
+# --oversubscribe where the ranks outnumber the cores, else nothing, as a user runs them (with it
+# Open MPI yields the core whenever a rank waits; two ranks on two cores took the same time
+# either way, docs/benchmarks.md, "The ranks replayed on a core each").
+oversubscribe() { (($1 > $(nproc))) && echo --oversubscribe || true; }
+
 run() {  # ranks, output folder, grid
   local copy start
   copy=$(copy_case "$2" "${3:-}")
   rm -rf "$2"
   start=$(date +%s.%N)
-  if [[ $1 == 1 ]]; then "$solve" "$copy" > "$2.stdout"; else mpirun --oversubscribe -np "$1" "$solve" "$copy" > "$2.stdout"; fi
+  if [[ $1 == 1 ]]; then "$solve" "$copy" > "$2.stdout"; else mpirun $(oversubscribe "$1") -np "$1" "$solve" "$copy" > "$2.stdout"; fi
   rm -f "$copy"
   awk -v a="$(date +%s.%N)" -v b="$start" 'BEGIN { print a - b }' 
 }

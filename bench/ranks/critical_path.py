@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+"""Replays the ranks of a run on a core each (bench/ranks/critical_path.sh): each rank's work
+between MPI calls, as critical_path.c wrote it, on a clock of its own; a message received is
+there no sooner than its sender's clock when it was sent plus the latency and its bytes' time;
+a collective ends for every rank at the last rank's arrival plus its own latency. Prints the
+replayed wall time (the latest rank's clock), each rank's work and waits, and, with
+--one-rank T (the work of the same run on one rank), the speed-up and efficiency.
+
+  critical_path.py OUT R [--one-rank T] [--latency s] [--collective s] [--bandwidth B/s] [--top N]
+"""
+import argparse
+import math
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from code_places import function_at  # noqa: E402
+
+
+def read(path):
+    """A rank's calls, (kind, work, site, fields...) in its order (site -1 for a call that
+    does not wait), and its sites' names (by the two callers above the call)."""
+    calls, sites = [], {}
+    with open(path) as lines:
+        for line in lines:
+            f = line.split()
+            kind = f[0]
+            if kind == "site":
+                sites[int(f[1])] = " < ".join(function_at(place) for place in f[2:4])
+                continue
+            work = float(f[1])
+            if kind in ("s", "r"):
+                calls.append((kind, work, -1, int(f[2]), int(f[3]), int(f[4])))
+            elif kind == "p":
+                calls.append((kind, work, int(f[2]), int(f[3]), int(f[4])))
+            elif kind == "w":
+                calls.append((kind, work, int(f[2]), [int(x) for x in f[3:]]))
+            elif kind == "c":
+                calls.append((kind, work, int(f[2])))
+            else:
+                sys.exit(f"critical_path.py: error: {path}: a line of kind {kind!r}")
+    sites[-1] = "MPI_Finalize"
+    return calls, sites
+
+
+def replay(ranks, latency, collective_latency, bandwidth):
+    R = len(ranks)
+    clock = [0.0] * R
+    work = [0.0] * R
+    waited = [0.0] * R
+    waited_at = [dict() for _ in range(R)]  # by rank, site: seconds
+
+    def wait(r, until, site):
+        if until > clock[r]:
+            waited[r] += until - clock[r]
+            waited_at[r][site] = waited_at[r].get(site, 0.0) + until - clock[r]
+            clock[r] = until
+    at = [0] * R
+    applied = [False] * R  # the current call's work added to the clock
+    sent = {}  # (sender, receiver, tag): when each message is there, in order
+    received = {}  # (sender, receiver, tag): messages matched so far
+    posted = [dict() for _ in range(R)]  # by rank, receive id: (key, index)
+    meetings = []  # by collective: the ranks' arrivals
+    met = [0] * R  # collectives each rank has reached
+
+    def there(key, index):
+        times = sent.get(key)
+        return times[index] if times is not None and index < len(times) else None
+
+    progress = True
+    while progress:
+        progress = False
+        for r in range(R):
+            calls = ranks[r]
+            while at[r] < len(calls):
+                call = calls[at[r]]
+                if not applied[r]:
+                    clock[r] += call[1]
+                    work[r] += call[1]
+                    applied[r] = True
+                kind = call[0]
+                if kind == "s":
+                    _, _, _, peer, tag, size = call
+                    sent.setdefault((r, peer, tag), []).append(clock[r] + latency + size / bandwidth)
+                elif kind == "r":
+                    _, _, _, peer, tag, rid = call
+                    key = (peer, r, tag)
+                    index = received.get(key, 0)
+                    received[key] = index + 1
+                    posted[r][rid] = (key, index)
+                elif kind == "p":
+                    _, _, site, peer, tag = call
+                    key = (peer, r, tag)
+                    index = received.get(key, 0)
+                    t = there(key, index)
+                    if t is None:
+                        break
+                    received[key] = index + 1
+                    wait(r, t, site)
+                elif kind == "w":
+                    latest, ready = clock[r], True
+                    for rid in call[3]:
+                        t = there(*posted[r][rid])
+                        if t is None:
+                            ready = False
+                            break
+                        latest = max(latest, t)
+                    if not ready:
+                        break
+                    for rid in call[3]:
+                        del posted[r][rid]
+                    wait(r, latest, call[2])
+                else:  # a collective
+                    k = met[r]
+                    if k == len(meetings):
+                        meetings.append([None] * R)
+                    if meetings[k][r] is None:
+                        meetings[k][r] = clock[r]
+                    if any(t is None for t in meetings[k]):
+                        break
+                    wait(r, max(meetings[k]) + collective_latency, call[2])
+                    met[r] += 1
+                at[r] += 1
+                applied[r] = False
+                progress = True
+    stuck = [r for r in range(R) if at[r] < len(ranks[r])]
+    if stuck:
+        sys.exit(f"critical_path.py: error: the replay stops with ranks {stuck} waiting (calls not matched)")
+    return clock, work, waited, waited_at
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("out", help="the files' prefix: OUT.0 .. OUT.R-1")
+    parser.add_argument("ranks", type=int)
+    parser.add_argument("--one-rank", type=float, help="the work of the same run on one rank, in seconds")
+    parser.add_argument("--latency", type=float, default=1.3e-6,
+                        help="a message's latency, in seconds (1.3e-6: a round of the phases' exchange on two ranks here)")
+    parser.add_argument("--collective", type=float, default=None,
+                        help="a collective's latency (default: 0.53e-6, an MPI_Allreduce on two ranks here, times log2 of "
+                             "the ranks, rounded up)")
+    parser.add_argument("--bandwidth", type=float, default=5e9, help="bytes a second a message moves at (5e9)")
+    parser.add_argument("--top", type=int, default=10, help="the places where the ranks waited the most listed (10)")
+    args = parser.parse_args()
+    collective = args.collective if args.collective is not None else 0.53e-6 * max(1, math.ceil(math.log2(args.ranks)))
+    read_ranks = [read(f"{args.out}.{r}") for r in range(args.ranks)]
+    ranks = [calls for calls, _ in read_ranks]
+    clock, work, waited, waited_at = replay(ranks, args.latency, collective, args.bandwidth)
+    # The waits by where they were called from, over the ranks (by name: each rank numbers its
+    # own sites).
+    by_name = {}
+    for r, (_, sites) in enumerate(read_ranks):
+        for site, seconds in waited_at[r].items():
+            by_name.setdefault(sites[site], [0.0] * args.ranks)[r] += seconds
+    wall = max(clock)
+    print(f"replayed on {args.ranks} cores: {wall:.3f} s (latency {args.latency:g} s, collectives {collective:g} s, "
+          f"{args.bandwidth:g} B/s)")
+    print(f"  work a rank {min(work):.3f} - {max(work):.3f} s, summed {sum(work):.3f} s; "
+          f"waiting {min(waited):.3f} - {max(waited):.3f} s; calls a rank {min(map(len, ranks))} - {max(map(len, ranks))}")
+    print("  waits, a rank (mean, least - most), where the rank waited:")
+    for name, seconds in sorted(by_name.items(), key=lambda x: -sum(x[1]))[:args.top]:
+        print(f"    {sum(seconds) / args.ranks:7.3f} s  {min(seconds):.3f} - {max(seconds):.3f} s  {name}")
+    if args.one_rank:
+        speedup = args.one_rank / wall
+        print(f"  one rank {args.one_rank:.3f} s: {speedup:.2f} x, efficiency {100 * speedup / args.ranks:.0f} %; "
+              f"work summed {sum(work) / args.one_rank:.3f} x one rank's")
+
+
+if __name__ == "__main__":
+    main()
