@@ -48,12 +48,13 @@ def replay(ranks, latency, collective_latency, bandwidth):
     clock = [0.0] * R
     work = [0.0] * R
     waited = [0.0] * R
-    waited_at = [dict() for _ in range(R)]  # by rank, site: seconds
+    waited_at = [dict() for _ in range(R)]  # by rank, site: [seconds, calls]
 
     def wait(r, until, site):
+        waited_at[r].setdefault(site, [0.0, 0])[1] += 1
         if until > clock[r]:
             waited[r] += until - clock[r]
-            waited_at[r][site] = waited_at[r].get(site, 0.0) + until - clock[r]
+            waited_at[r][site][0] += until - clock[r]
             clock[r] = until
     at = [0] * R
     applied = [False] * R  # the current call's work added to the clock
@@ -148,18 +149,20 @@ def main():
     clock, work, waited, waited_at = replay(ranks, args.latency, collective, args.bandwidth)
     # The waits by where they were called from, over the ranks (by name: each rank numbers its
     # own sites).
-    by_name = {}
+    by_name, calls_by_name = {}, {}
     for r, (_, sites) in enumerate(read_ranks):
-        for site, seconds in waited_at[r].items():
+        for site, (seconds, calls) in waited_at[r].items():
             by_name.setdefault(sites[site], [0.0] * args.ranks)[r] += seconds
+            calls_by_name[sites[site]] = calls_by_name.get(sites[site], 0) + calls
     wall = max(clock)
     print(f"replayed on {args.ranks} cores: {wall:.3f} s (latency {args.latency:g} s, collectives {collective:g} s, "
           f"{args.bandwidth:g} B/s)")
     print(f"  work a rank {min(work):.3f} - {max(work):.3f} s, summed {sum(work):.3f} s; "
           f"waiting {min(waited):.3f} - {max(waited):.3f} s; calls a rank {min(map(len, ranks))} - {max(map(len, ranks))}")
-    print("  waits, a rank (mean, least - most), where the rank waited:")
+    print("  waits, a rank (mean, least - most; calls a rank), where the rank waited:")
     for name, seconds in sorted(by_name.items(), key=lambda x: -sum(x[1]))[:args.top]:
-        print(f"    {sum(seconds) / args.ranks:7.3f} s  {min(seconds):.3f} - {max(seconds):.3f} s  {name}")
+        print(f"    {sum(seconds) / args.ranks:7.3f} s  {min(seconds):.3f} - {max(seconds):.3f} s  "
+              f"{calls_by_name[name] / args.ranks:9.0f}  {name}")
     if args.one_rank:
         speedup = args.one_rank / wall
         print(f"  one rank {args.one_rank:.3f} s: {speedup:.2f} x, efficiency {100 * speedup / args.ranks:.0f} %; "
