@@ -34,6 +34,10 @@ cpu_set_t own_cpus() {
   return cpus;
 }
 
+// Whether this process's scheduler cuts it into time slices beside its peers: not under first
+// in, first out (SCHED_FIFO), where a thread keeps its core until it blocks or yields.
+bool time_sliced() { return sched_getscheduler(0) != SCHED_FIFO; }
+
 // What one rank alone shares with itself: `make`'s bytes, kept by the block.
 [[maybe_unused]] Ranks::NodeBlock block_of_own(const std::function<Bytes()>& make) {
   auto made = std::make_shared<const Bytes>(make());
@@ -377,14 +381,15 @@ void Ranks::barrier() const {
 
 bool Ranks::share_cores(int threads_each) const {
   cpu_set_t cpus = own_cpus();
-  if (!communicator_) return threads_each > CPU_COUNT(&cpus);
+  if (!communicator_) return threads_each > CPU_COUNT(&cpus) && time_sliced();
   MPI_Comm node;
   check(MPI_Comm_split_type(communicator_->comm, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node), "MPI_Comm_split_type");
-  int threads = threads_each;
+  int threads = threads_each, sliced = time_sliced() ? 1 : 0;
   check(MPI_Allreduce(MPI_IN_PLACE, &cpus, int(sizeof cpus), MPI_BYTE, MPI_BOR, node), "MPI_Allreduce");
   check(MPI_Allreduce(MPI_IN_PLACE, &threads, 1, MPI_INT, MPI_SUM, node), "MPI_Allreduce");
+  check(MPI_Allreduce(MPI_IN_PLACE, &sliced, 1, MPI_INT, MPI_MAX, node), "MPI_Allreduce");
   MPI_Comm_free(&node);
-  return max(threads > CPU_COUNT(&cpus) ? 1.0 : 0.0) > 0;
+  return max(threads > CPU_COUNT(&cpus) && sliced ? 1.0 : 0.0) > 0;
 }
 
 Ranks::NodeBlock Ranks::share_on_node(const std::function<Bytes()>& make) const {
@@ -467,7 +472,7 @@ std::vector<std::pair<int, Bytes>> Ranks::send_to_any(const std::vector<std::pai
 void Ranks::barrier() const {}
 bool Ranks::share_cores(int threads_each) const {
   const cpu_set_t cpus = own_cpus();
-  return threads_each > CPU_COUNT(&cpus);
+  return threads_each > CPU_COUNT(&cpus) && time_sliced();
 }
 Ranks::NodeBlock Ranks::share_on_node(const std::function<Bytes()>& make) const { return block_of_own(make); }
 

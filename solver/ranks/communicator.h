@@ -77,9 +77,12 @@ class Ranks {
   void barrier() const;
 
   // Whether the ranks of some node, `threads_each` threads a rank, run more threads than the
-  // CPUs they may run on together (the union of their affinity masks): their threads then take
-  // turns on cores, and the time a rank's work takes measures its time slices, not its speed
-  // (docs/parallel.md, "Shares by pace"). The same answer on every rank.
+  // CPUs they may run on together (the union of their affinity masks) and some rank is cut into
+  // time slices: their threads then take turns on cores, and the time a rank's work takes
+  // measures its time slices, not its speed (docs/parallel.md, "Shares by pace"). Ranks that
+  // all run first in, first out (`chrt -f`) take turns only where they wait, so each keeps a
+  // core while it works (bench/ranks/critical_path.sh runs them so). The same answer on every
+  // rank.
   bool share_cores(int threads_each) const;
 
   // Memory the ranks of one node share (an MPI shared-memory window), so that what every rank

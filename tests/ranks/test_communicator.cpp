@@ -11,6 +11,8 @@
 #include <numeric>
 #include <thread>
 
+#include <sched.h>
+
 #include "run/mpi_launch.h"
 #include "solver/phase_times.h"
 #include "solver/ranks/communicator.h"
@@ -242,6 +244,23 @@ TEST(Communicator, RanksKnowWhetherTheyShareCores) {
   }
   const double shares = ranks.share_cores(1) ? 1 : 0;
   EXPECT_EQ(ranks.max(shares), ranks.min(shares));
+}
+
+// Ranks run first in, first out (chrt -f) take turns only where they wait, so that however many
+// threads they run, each keeps a core while it works and its pace holds (bench/ranks/
+// critical_path.sh). On one rank alone, where this user may raise its scheduling: none of the
+// others then waits on a core it holds.
+TEST(Communicator, RanksRunFirstInFirstOutDoNotShareCores) {
+  const Ranks ranks = Ranks::world();
+  if (ranks.size() > 1) GTEST_SKIP() << "one rank alone changes its scheduling";
+  const int many = int(std::thread::hardware_concurrency()) + 1;
+  const sched_param first{1};
+  if (sched_setscheduler(0, SCHED_FIFO, &first) != 0) GTEST_SKIP() << "this user may not run first in, first out";
+  const bool fifo_shares = ranks.share_cores(many);
+  const sched_param other{0};
+  ASSERT_EQ(sched_setscheduler(0, SCHED_OTHER, &other), 0);
+  EXPECT_FALSE(fifo_shares);
+  EXPECT_TRUE(ranks.share_cores(many));
 }
 
 }  // namespace
