@@ -6,7 +6,7 @@ a collective ends for every rank at the last rank's arrival plus its own latency
 replayed wall time (the latest rank's clock), each rank's work and waits, and, with
 --one-rank T (the work of the same run on one rank), the speed-up and efficiency.
 
-  critical_path.py OUT R [--one-rank T] [--latency s] [--collective s] [--bandwidth B/s] [--top N]
+  critical_path.py OUT R [--one-rank T] [--latency s] [--collective-step s] [--bandwidth B/s] [--top N]
 """
 import argparse
 import math
@@ -137,13 +137,13 @@ def main():
     parser.add_argument("--one-rank", type=float, help="the work of the same run on one rank, in seconds")
     parser.add_argument("--latency", type=float, default=1.3e-6,
                         help="a message's latency, in seconds (1.3e-6: a round of the phases' exchange on two ranks here)")
-    parser.add_argument("--collective", type=float, default=None,
-                        help="a collective's latency (default: 0.53e-6, an MPI_Allreduce on two ranks here, times log2 of "
-                             "the ranks, rounded up)")
+    parser.add_argument("--collective-step", type=float, default=0.53e-6,
+                        help="a collective's latency for each halving of the ranks (0.53e-6: an MPI_Allreduce on two "
+                             "ranks here)")
     parser.add_argument("--bandwidth", type=float, default=5e9, help="bytes a second a message moves at (5e9)")
     parser.add_argument("--top", type=int, default=10, help="the places where the ranks waited the most listed (10)")
     args = parser.parse_args()
-    collective = args.collective if args.collective is not None else 0.53e-6 * max(1, math.ceil(math.log2(args.ranks)))
+    collective = args.collective_step * max(1, math.ceil(math.log2(args.ranks)))
     read_ranks = [read(f"{args.out}.{r}") for r in range(args.ranks)]
     ranks = [calls for calls, _ in read_ranks]
     clock, work, waited, waited_at = replay(ranks, args.latency, collective, args.bandwidth)

@@ -22,10 +22,12 @@
 # own under the work folder, not to the case's.
 set -euo pipefail
 case_file=$(realpath "${1:?usage: critical_path.sh CASE.yaml [RANKS...]}")
+[[ -f $case_file ]] || { echo "critical_path.sh: error: $1: no such case" >&2; exit 1; }
 shift
 ranks=("$@")
 [[ ${#ranks[@]} -gt 0 ]] || ranks=(2 4 8 16)
 here=$(cd "$(dirname "$0")" && pwd)
+source "$here/oversubscribe.sh"
 root=$(cd "$here/../.." && pwd)
 solve=$(realpath "${BUILD_DIR:-$root/build}")/bin/scree-solve
 work=${KEEP:-$(mktemp -d)}
@@ -42,15 +44,12 @@ printf 'two ranks here: a message %.2f µs, a collective %.2f µs\n' "$(awk -v x
 run() {
   local copy=$(dirname "$case_file")/.critical_path.R$1.yaml
   sed -e "s|^  directory: .*|  directory: $work/R$1|" "$case_file" > "$copy"
-  local launch=(mpirun)
+  local launch=(mpirun $(oversubscribe "$1"))
   # More ranks than cores: each rank keeps a core until it waits (first in, first out, at the
   # least real-time priority, where this user may), rather than being cut into time slices by
   # the others and finding its caches cold; sixteen ranks of the dc7 probe then take 13 s here
   # rather than 30 (docs/benchmarks.md, "The ranks replayed on a core each").
-  if (($1 > $(nproc))); then
-    launch+=(--oversubscribe)
-    ! chrt -f 1 true 2> /dev/null || launch=(chrt -f 1 "${launch[@]}")
-  fi
+  if (($1 > $(nproc))) && chrt -f 1 true 2> /dev/null; then launch=(chrt -f 1 "${launch[@]}"); fi
   "${launch[@]}" -np "$1" -x LD_PRELOAD="$work/libcritical_path.so" -x CRITICAL_PATH_OUT="$work/calls.R$1" \
     "$solve" "$copy" ${SOLVE:-} > "$work/R$1.log" 2>&1 || { rm -f "$copy"; cat "$work/R$1.log" >&2; exit 1; }
   rm -f "$copy"
@@ -62,5 +61,5 @@ printf 'one rank: its work %.3f s\n' "$one"
 for r in "${ranks[@]}"; do
   run "$r"
   python3 "$here/critical_path.py" "$work/calls.R$r" "$r" --one-rank "$one" --latency "$latency" \
-    --collective "$(awk -v x="$collective" -v r="$r" 'BEGIN { print x * (r > 1 ? int(log(r - 1) / log(2)) + 1 : 1) }')" ${REPLAY:-}
+    --collective-step "$collective" ${REPLAY:-}
 done

@@ -12,13 +12,14 @@ set -euo pipefail
 ranks=${1:?usage: mpi_waits.sh R CASE.yaml [options]}
 shift
 here=$(cd "$(dirname "$0")" && pwd)
+source "$here/oversubscribe.sh"
 root=$(cd "$here/../.." && pwd)
 solve=$(realpath "${BUILD_DIR:-$root/build}")/bin/scree-solve
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mpicc -O2 -shared -fPIC "$here/mpi_waits.c" -o "$work/libmpi_waits.so"
 export OMP_NUM_THREADS=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-mpirun -np "$ranks" $( ((ranks > $(nproc))) && echo --oversubscribe) -x LD_PRELOAD="$work/libmpi_waits.so" -x MPI_WAITS_OUT="$work/waits" \
+mpirun -np "$ranks" $(oversubscribe "$ranks") -x LD_PRELOAD="$work/libmpi_waits.so" -x MPI_WAITS_OUT="$work/waits" \
   "$solve" "$@" > "$work/solve.log" 2>&1 || { cat "$work/solve.log" >&2; exit 1; }
 grep "where the time went" "$work/solve.log" || true
 python3 - "$work/waits" "$ranks" "${TOP:-12}" "$here" <<'PY'

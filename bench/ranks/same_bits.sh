@@ -19,6 +19,7 @@ shift
 ranks=("$@")
 [[ ${#ranks[@]} -gt 0 ]] || ranks=(2 3 4)
 here=$(cd "$(dirname "$0")" && pwd)
+source "$here/oversubscribe.sh"
 root=$(cd "$here/../.." && pwd)
 solve=$(realpath "${BUILD_DIR:-$root/build}")/bin/scree-solve
 out=$here/out/$(basename "$(dirname "$case_file")")
@@ -33,11 +34,6 @@ copy_case() {
   [[ -z ${2:-} ]] || printf 'parallel: {ranks: [%s]}\n' "$2" >> "$copy"
   echo "$copy"
 }
-
-# --oversubscribe where the ranks outnumber the cores, else nothing, as a user runs them (with it
-# Open MPI yields the core whenever a rank waits; two ranks on two cores took the same time
-# either way, docs/benchmarks.md, "The ranks replayed on a core each").
-oversubscribe() { (($1 > $(nproc))) && echo --oversubscribe || true; }
 
 run() {  # ranks, output folder, grid
   local copy start

@@ -384,12 +384,11 @@ bool Ranks::share_cores(int threads_each) const {
   if (!communicator_) return threads_each > CPU_COUNT(&cpus) && time_sliced();
   MPI_Comm node;
   check(MPI_Comm_split_type(communicator_->comm, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node), "MPI_Comm_split_type");
-  int threads = threads_each, sliced = time_sliced() ? 1 : 0;
+  int counts[2] = {threads_each, time_sliced() ? 1 : 0};  // the node's threads, its ranks cut into time slices
   check(MPI_Allreduce(MPI_IN_PLACE, &cpus, int(sizeof cpus), MPI_BYTE, MPI_BOR, node), "MPI_Allreduce");
-  check(MPI_Allreduce(MPI_IN_PLACE, &threads, 1, MPI_INT, MPI_SUM, node), "MPI_Allreduce");
-  check(MPI_Allreduce(MPI_IN_PLACE, &sliced, 1, MPI_INT, MPI_MAX, node), "MPI_Allreduce");
+  check(MPI_Allreduce(MPI_IN_PLACE, counts, 2, MPI_INT, MPI_SUM, node), "MPI_Allreduce");
   MPI_Comm_free(&node);
-  return max(threads > CPU_COUNT(&cpus) && sliced ? 1.0 : 0.0) > 0;
+  return max(counts[0] > CPU_COUNT(&cpus) && counts[1] > 0 ? 1.0 : 0.0) > 0;
 }
 
 Ranks::NodeBlock Ranks::share_on_node(const std::function<Bytes()>& make) const {
