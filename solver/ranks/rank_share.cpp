@@ -38,7 +38,8 @@ bool RankShare::keep_up(World& world, double search_seconds) {
     }
   const std::vector<std::int64_t> weights = bisection_weights(world, &owned);
   const bool bisected = recut_above > 0 && ranks.size() > 1;
-  bool uneven = false;
+  bool uneven = false, moved_shares = false;
+  std::vector<std::int64_t> shares;
   if (bisected) {
     const std::size_t rank_count = std::size_t(ranks.size()), me = std::size_t(ranks.rank());
     // By rank: its grains' weight, then its search's work (ns), in one reduction.
@@ -57,33 +58,38 @@ bool RankShare::keep_up(World& world, double search_seconds) {
     for (std::size_t r = 0; r < rank_count; ++r) total += sums[r], all_shares += cut_shares[r];
     for (std::size_t r = 0; r < rank_count; ++r)
       uneven = uneven || double(sums[r]) * double(all_shares) > recut_above * double(total) * double(cut_shares[r]);
-  }
-  if (!uneven && ranks.max(moved) <= 0.5 * skin) return false;
-  if (bisected) {
-    // Cut anew where the weight has travelled, or where the paces moved a rank's share by more
-    // than a fiftieth since the last cut: a hand-over that moves fewer grains than that between
-    // the regions is not worth their cut.
-    const std::vector<std::int64_t> shares = search_shares();
+    // Whether the paces moved a rank's share by more than a fiftieth since the last cut: a
+    // hand-over that moves fewer grains than that between the regions is not worth their cut.
+    shares = search_shares();
     std::int64_t all_now = 0, all_cut = 0;
-    for (std::size_t r = 0; r < shares.size(); ++r) all_now += shares[r], all_cut += cut_shares[r];
-    bool moved_shares = false;
-    for (std::size_t r = 0; r < shares.size(); ++r)
+    for (std::size_t r = 0; r < rank_count; ++r) all_now += shares[r], all_cut += cut_shares[r];
+    for (std::size_t r = 0; r < rank_count; ++r)
       moved_shares = moved_shares || std::abs(double(shares[r]) * double(all_cut) - double(cut_shares[r]) * double(all_now)) >
                                          0.02 * double(cut_shares[r]) * double(all_now);
-    if (uneven || moved_shares) {
-      regions = Decomposition::bisection(own_places, weights, ranks.size(), ranks, shares);
-      cut_shares = shares;
-      ++recuts;
-    }
+  }
+  // A run (or a restart) starts with regions cut by weight alone: the first paces known cut
+  // them at once rather than at the first hand-over due, a third of the way into a 0.1 s span
+  // of the dc7 dense flow (docs/parallel.md, "Shares by pace"). Later paces wait for a
+  // hand-over due anyway.
+  const bool first_paces = moved_shares && !cut_by_paces && paces_known();
+  if (!uneven && !first_paces && ranks.max(moved) <= 0.5 * skin) return false;
+  if (uneven || moved_shares) {
+    regions = Decomposition::bisection(own_places, weights, ranks.size(), ranks, shares);
+    cut_shares = shares;
+    cut_by_paces = cut_by_paces || paces_known();
+    ++recuts;
   }
   hand_over(world);
   return true;
 }
 
+bool RankShare::paces_known() const {
+  return paced && search_pace.size() == std::size_t(ranks.size()) &&
+         std::find(search_pace.begin(), search_pace.end(), 0.0) == search_pace.end();
+}
+
 std::vector<std::int64_t> RankShare::search_shares() const {
-  const std::size_t rank_count = std::size_t(ranks.size());
-  if (!paced || search_pace.size() != rank_count || std::find(search_pace.begin(), search_pace.end(), 0.0) != search_pace.end())
-    return std::vector<std::int64_t>(rank_count, 1);
+  if (!paces_known()) return std::vector<std::int64_t>(std::size_t(ranks.size()), 1);
   const double fastest = *std::min_element(search_pace.begin(), search_pace.end());
   std::vector<std::int64_t> shares;
   for (const double pace : search_pace) shares.push_back(std::max<std::int64_t>(1, std::llround(double(1 << 20) * fastest / pace)));

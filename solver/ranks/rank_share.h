@@ -38,14 +38,15 @@ struct RankShare {
   // Ranks::share_cores): a region's share of the weight in proportion to its rank's speed,
   // `search_pace` by rank (the same on every rank: the seconds of contact search a unit of
   // weight took it, the mean of the last step's and the pace before; 0 until known), as
-  // LAMMPS weighs particles by time, and a big island's strips by StripPace. The regions
-  // follow the paces only when the grains are handed over anyway: re-cut at every change of
-  // the paces, a hand-over nearly every step stood at the ranks' peaks of memory
-  // (docs/parallel.md, "Shares by pace"; docs/benchmarks.md, "Regions by pace at the
-  // hand-overs").
+  // LAMMPS weighs particles by time, and a big island's strips by StripPace. The first paces
+  // known cut the regions at once; later ones only when the grains are handed over anyway:
+  // re-cut at every change of the paces, a hand-over nearly every step stood at the ranks'
+  // peaks of memory (docs/parallel.md, "Shares by pace"; docs/benchmarks.md, "Regions by pace
+  // at the hand-overs").
   bool paced = false;
   std::vector<double> search_pace;
   std::vector<std::int64_t> cut_shares;  // by rank: the shares the regions were last cut for (empty: even)
+  bool cut_by_paces = false;             // whether the regions have been cut for known paces yet
   StripPace strip_pace;  // how fast this rank solves its strips of big islands (resting_across_ranks.h)
 
   // Every rank calls it: each rank's world (any grains, `owned` saying which it hands on, each
@@ -55,11 +56,13 @@ struct RankShare {
   // grains over again when one has moved half the skin since the last hand-over, or when a
   // rank's region holds too much more than its share of the weight (`recut_above`), cutting
   // the regions anew then, and at a hand-over where the ranks' paces have changed their
-  // shares. Returns whether it handed over.
+  // shares; and at once for the first paces known. Returns whether it handed over.
   bool keep_up(World& world, double search_seconds = 0);
   // By rank, its share of the weight: in proportion to its speed (1 / search_pace, the fastest
   // 2^20) where `paced` and every pace is known, else even.
   std::vector<std::int64_t> search_shares() const;
+  // Whether every rank's search pace is known (and the shares follow them).
+  bool paces_known() const;
 
   // The sum of every rank's `partial` (its owned grains' terms), the same bits as one sum of
   // all the terms.
