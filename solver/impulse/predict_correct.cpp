@@ -37,7 +37,7 @@ SweepContacts collide_and_gather(World& world, const ImpulseSettings& settings, 
                                  double largest_reach, double resting_speed, bool closing, double done_depth,
                                  const std::vector<bool>& is_static, std::vector<RigidBody>& posed, const RestingBodies& resting_bodies,
                                  const RestingImpulses& impulses, RestingContacts& resting, StepReport& report,
-                                 const RankShare* share) {
+                                 RankShare* share) {
   std::optional<PhaseTimer> timer(std::in_place, report.times, Phase::contact_search);
   const std::optional<SearchShare> search = share ? std::optional(share->search()) : std::nullopt;
   FoundContacts found = find_contacts(world, posed, dt, resting_speed * dt, &world.neighbours, skin, &world.near_nodes, &impulses,
@@ -102,7 +102,7 @@ SweepContacts collide_and_gather(World& world, const ImpulseSettings& settings, 
     for (const RestingPoint& r : resting.points) approach_before.push_back(resting.normal_velocity(r, posed));
   if (share) {
     resolve_collisions_across_ranks(world, posed, colliding, is_static, share->owned, share->halo, share->ranks,
-                                    settings.collisions)
+                                    settings.collisions, share->paced ? &share->collision_pace : nullptr)
         .book(world, report);
   } else {
     std::vector<CollidingContact> collisions;

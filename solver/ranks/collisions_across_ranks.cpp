@@ -1,6 +1,8 @@
 #include "solver/ranks/collisions_across_ranks.h"
 
 #include <algorithm>
+#include <chrono>
+#include <cmath>
 #include <map>
 #include <numeric>
 #include <tuple>
@@ -166,12 +168,56 @@ CollisionTotals resolve_in_place(const World& world, std::vector<RigidBody>& pos
   return resolve_collision_islands(posed, in_order, is_static, world.walls, settings);
 }
 
+// By rank, its pace (ps a contact; 0: not known, taken as the mean of the known); empty where
+// none is known.
+std::vector<std::int64_t> paces_of(std::span<const std::int64_t> pace_ps) {
+  std::int64_t known = 0, sum = 0;
+  for (const std::int64_t p : pace_ps) known += p > 0, sum += p;
+  if (known == 0) return {};
+  std::vector<std::int64_t> paces;
+  for (const std::int64_t p : pace_ps) paces.push_back(p > 0 ? p : sum / known);
+  return paces;
+}
+
+// What each rank hands to others, in time (ps) at the giver's pace: from the ranks expected to
+// take longer than the mean (`contacts` times `paces`, by rank), in rank order, their excess to
+// the ranks expected to take less, in rank order, each up to its shortfall. None where no rank
+// is over the mean by more than a twentieth. The same on every rank.
+struct Hand {
+  int giver, taker;
+  std::int64_t ps;
+};
+std::vector<Hand> hands_of(std::span<const std::int64_t> contacts, std::span<const std::int64_t> paces) {
+  const std::size_t ranks = contacts.size();
+  std::vector<std::int64_t> load(ranks);
+  std::int64_t total = 0, most = 0;
+  for (std::size_t r = 0; r < ranks; ++r) {
+    load[r] = contacts[r] * paces[r];
+    total += load[r];
+    most = std::max(most, load[r]);
+  }
+  const std::int64_t mean = total / std::int64_t(ranks);
+  if (20 * (most - mean) <= mean) return {};
+  std::vector<Hand> hands;
+  std::size_t taker = 0;
+  for (std::size_t giver = 0; giver < ranks; ++giver)
+    for (std::int64_t excess = load[giver] - mean; excess > 0;) {
+      while (taker < ranks && load[taker] >= mean) ++taker;
+      if (taker == ranks) return hands;
+      const std::int64_t ps = std::min(excess, mean - load[taker]);
+      hands.push_back({int(giver), int(taker), ps});
+      excess -= ps;
+      load[taker] += ps;
+    }
+  return hands;
+}
+
 }  // namespace
 
 CollisionTotals resolve_collisions_across_ranks(const World& world, std::vector<RigidBody>& posed,
                                                 std::span<const Contact> colliding, const std::vector<bool>& is_static,
                                                 const std::vector<char>& owned, const Halo& halo, const Ranks& ranks,
-                                                const EnergyTrackingSettings& settings) {
+                                                const EnergyTrackingSettings& settings, CollisionPace* pace) {
   CollisionTotals totals(world.walls.size());
   if (ranks.max(colliding.empty() ? 0.0 : 1.0) == 0) return totals;  // a settled heap's every sweep
   const std::size_t n = world.grain_count();
@@ -216,6 +262,53 @@ CollisionTotals resolve_collisions_across_ranks(const World& world, std::vector<
       in_place.push_back(k);
     }
   }
+  if (pace) {
+    // Islands in place handed on by pace: each rank's contacts and pace to every rank, which
+    // work out alike who hands what to whom (hands_of).
+    const std::size_t rank_count = std::size_t(ranks.size());
+    std::vector<std::int64_t> counts(2 * rank_count, 0);
+    counts[std::size_t(me)] = std::int64_t(in_place.size() + records.size());
+    counts[rank_count + std::size_t(me)] = std::llround(pace->seconds_a_contact * 1e12);
+    ranks.sum(counts);
+    const std::vector<std::int64_t> paces = paces_of(std::span(counts).last(rank_count));
+    const std::vector<Hand> hands = paces.empty() ? std::vector<Hand>() : hands_of(std::span(counts).first(rank_count), paces);
+    pace->islands_handed = 0;
+    if (!hands.empty()) {
+      // This rank's islands in place, by label, each its contacts as found; handed in that
+      // order while an island brings the taker nearer its share.
+      std::vector<std::pair<std::uint64_t, std::uint32_t>> by_island;
+      for (const std::uint32_t k : in_place) by_island.emplace_back(labels[colliding[k].a].id, k);
+      std::sort(by_island.begin(), by_island.end());
+      const std::int64_t pace_ps = paces[std::size_t(me)];
+      std::map<int, std::vector<ContactRecord>> handed;
+      std::vector<std::uint32_t> kept;
+      std::size_t at = 0;
+      for (const Hand& hand : hands) {
+        if (hand.giver != me) continue;
+        for (std::int64_t given = 0; at < by_island.size();) {
+          std::size_t end = at;
+          while (end < by_island.size() && by_island[end].first == by_island[at].first) ++end;
+          const std::int64_t island_ps = std::int64_t(end - at) * pace_ps;
+          if (2 * (given + island_ps) > 2 * hand.ps + island_ps) break;
+          for (; at < end; ++at) {
+            const std::uint32_t k = by_island[at].second;
+            handed[hand.taker].push_back(contact_record(world, posed, colliding[k], seq[k], by_island[at].first));
+          }
+          given += island_ps;
+          ++pace->islands_handed;
+        }
+      }
+      for (; at < by_island.size(); ++at) kept.push_back(by_island[at].second);
+      in_place = std::move(kept);
+      for (const auto& [rank, bytes] : ranks.send_to_any(packed(handed)))
+        for (const ContactRecord& r : from_bytes<ContactRecord>(bytes)) {
+          records.push_back(r);
+          sent_by.push_back(rank);
+        }
+    }
+  }
+  const auto resolving = std::chrono::steady_clock::now();
+  const std::size_t resolved_contacts = in_place.size() + records.size();
 
   // The halo's grains each island resolved here moved, to their owners (and from them to every
   // rank that holds them).
@@ -237,6 +330,11 @@ CollisionTotals resolve_collisions_across_ranks(const World& world, std::vector<
   }
   std::map<int, std::vector<Resolved>> replies;
   if (!records.empty()) totals += resolve_here(world, std::move(records), sent_by, settings, replies);
+  if (pace && resolved_contacts > 0) {
+    const double last =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - resolving).count() / double(resolved_contacts);
+    pace->seconds_a_contact = pace->seconds_a_contact > 0 ? 0.5 * (pace->seconds_a_contact + last) : last;
+  }
 
   // The new velocities of the islands resolved from records to the ranks that sent the
   // grains, on to the grains' owners.

@@ -16,14 +16,27 @@
 
 namespace scree::solver {
 
+// How fast this rank resolves collisions: the seconds a colliding contact took it, the mean of
+// its last sweep's and the pace before (0 until known); and the islands it handed to other
+// ranks in its last sweep. An island's time follows its energy-tracking increments, known only
+// once it is resolved, and where the impacts are hard a rank's contacts take longer each: its
+// pace says how (docs/parallel.md, "Collisions by pace").
+struct CollisionPace {
+  double seconds_a_contact = 0;
+  std::size_t islands_handed = 0;
+};
+
 // Every rank calls it with the colliding contacts it found (its part of the search,
 // SearchShare, in the order found) on `posed` (its world's bodies where the sweep poses them,
 // the halo's as their owners' bit for bit), `owned` and `halo` as share_grains() left them.
 // Afterwards the colliding grains' velocities in `posed` are what one process resolving all
 // the contacts gives, on every rank that holds them; returns every rank's totals, on every rank.
+// With `pace` (every rank's, each its own), a rank expected to take longer than the mean over
+// its islands, at its pace, hands islands whose every contact it found to ranks expected to
+// finish sooner, and this rank's pace is kept up; the bits are the same.
 CollisionTotals resolve_collisions_across_ranks(const World& world, std::vector<RigidBody>& posed,
                                                 std::span<const Contact> colliding, const std::vector<bool>& is_static,
                                                 const std::vector<char>& owned, const Halo& halo, const Ranks& ranks,
-                                                const EnergyTrackingSettings& settings);
+                                                const EnergyTrackingSettings& settings, CollisionPace* pace = nullptr);
 
 }  // namespace scree::solver

@@ -8,6 +8,7 @@
 
 #include "solver/contacts/contact_finding.h"
 #include "solver/exact_sum.h"
+#include "solver/ranks/collisions_across_ranks.h"
 #include "solver/ranks/communicator.h"
 #include "solver/ranks/decomposition.h"
 #include "solver/ranks/resting_across_ranks.h"
@@ -48,6 +49,7 @@ struct RankShare {
   std::vector<std::int64_t> cut_shares;  // by rank: the shares the regions were last cut for (empty: even)
   bool cut_by_paces = false;             // whether the regions have been cut for known paces yet
   StripPace strip_pace;  // how fast this rank solves its strips of big islands (resting_across_ranks.h)
+  CollisionPace collision_pace;  // how fast this rank resolves collisions (collisions_across_ranks.h)
 
   // Every rank calls it: each rank's world (any grains, `owned` saying which it hands on, each
   // grain owned by one rank) becomes its region's grains and halo.
