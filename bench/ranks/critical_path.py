@@ -7,6 +7,14 @@ replayed wall time (the latest rank's clock), each rank's work and waits, and, w
 --one-rank T (the work of the same run on one rank), the speed-up and efficiency.
 
   critical_path.py OUT R [--one-rank T] [--latency s] [--collective-step s] [--bandwidth B/s] [--top N]
+                   [--from-meeting TEXT K] [--spread TEXT]
+
+--from-meeting TEXT K counts the wall time, work and waits from the K-th collective whose
+place names TEXT on (the first steps' start left out; TEXT as the waits' table names places,
+its spaces optional: "Ranks::sum<scree::solver::solve_by_impulses" 4 starts at the second
+step's first search of a case of three sweeps a step); --spread TEXT prints, for the work each
+rank did between meetings that end at a collective whose place names TEXT, each rank's median
+share of the mean and the sum over those meetings of the most less the mean (what they waited).
 """
 import argparse
 import math
@@ -130,6 +138,50 @@ def replay(ranks, latency, collective_latency, bandwidth):
     return clock, work, waited, waited_at
 
 
+def names(text, site):
+    """Whether a place's name holds `text`, spaces left out of both (so that TEXT passes
+    through critical_path.sh's REPLAY unquoted)."""
+    return text.replace(" ", "") in site.replace(" ", "")
+
+
+def cut_at(read_ranks, text, k):
+    """By rank, its calls up to and including its k-th collective at a place naming `text`."""
+    cut = []
+    for calls, sites in read_ranks:
+        seen = [i for i, c in enumerate(calls) if c[0] == "c" and names(text, sites[c[2]])]
+        if len(seen) < k:
+            sys.exit(f"critical_path.py: error: fewer than {k} meetings at {text!r}")
+        cut.append(calls[:seen[k - 1] + 1])
+    return cut
+
+
+def spread(read_ranks, text):
+    """Each rank's median share of the mean work between meetings ending at `text`, and the
+    sum over those meetings of the most work less the mean."""
+    rows = []
+    for calls, sites in read_ranks:
+        work, row = 0.0, []
+        for c in calls:
+            work += c[1]
+            if c[0] in ("c", "w", "p"):
+                if c[0] == "c" and names(text, sites[c[2]]):
+                    row.append(work)
+                work = 0.0
+        rows.append(row)
+    R, n = len(rows), min(map(len, rows))
+    shares, over, mean_sum = [[] for _ in rows], 0.0, 0.0
+    for k in range(n):
+        mean = sum(row[k] for row in rows) / R
+        if mean <= 2e-4:  # a meeting with next to no work before it
+            continue
+        for r in range(R):
+            shares[r].append(rows[r][k] / mean)
+        over += max(row[k] for row in rows) - mean
+        mean_sum += mean
+    medians = [sorted(x)[len(x) // 2] if x else 0.0 for x in shares]
+    return medians, over, mean_sum, len(shares[0])
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("out", help="the files' prefix: OUT.0 .. OUT.R-1")
@@ -142,11 +194,26 @@ def main():
                              "ranks here)")
     parser.add_argument("--bandwidth", type=float, default=5e9, help="bytes a second a message moves at (5e9)")
     parser.add_argument("--top", type=int, default=10, help="the places where the ranks waited the most listed (10)")
+    parser.add_argument("--from-meeting", nargs=2, metavar=("TEXT", "K"),
+                        help="count from the K-th collective at a place naming TEXT on")
+    parser.add_argument("--spread", metavar="TEXT", help="the ranks' work before the meetings at a place naming TEXT")
     args = parser.parse_args()
     collective = args.collective_step * max(1, math.ceil(math.log2(args.ranks)))
     read_ranks = [read(f"{args.out}.{r}") for r in range(args.ranks)]
     ranks = [calls for calls, _ in read_ranks]
     clock, work, waited, waited_at = replay(ranks, args.latency, collective, args.bandwidth)
+    start = 0.0
+    if args.from_meeting:
+        # What the replay of the calls up to that meeting took, taken off.
+        before = replay(cut_at(read_ranks, args.from_meeting[0], int(args.from_meeting[1])), args.latency, collective,
+                        args.bandwidth)
+        start = max(before[0])
+        work = [w - b for w, b in zip(work, before[1])]
+        waited = [w - b for w, b in zip(waited, before[2])]
+        for r in range(args.ranks):
+            for site, (seconds, calls) in before[3][r].items():
+                waited_at[r][site][0] -= seconds
+                waited_at[r][site][1] -= calls
     # The waits by where they were called from, over the ranks (by name: each rank numbers its
     # own sites).
     by_name, calls_by_name = {}, {}
@@ -154,16 +221,21 @@ def main():
         for site, (seconds, calls) in waited_at[r].items():
             by_name.setdefault(sites[site], [0.0] * args.ranks)[r] += seconds
             calls_by_name[sites[site]] = calls_by_name.get(sites[site], 0) + calls
-    wall = max(clock)
+    wall = max(clock) - start
     print(f"replayed on {args.ranks} cores: {wall:.3f} s (latency {args.latency:g} s, collectives {collective:g} s, "
-          f"{args.bandwidth:g} B/s)")
+          f"{args.bandwidth:g} B/s){' from ' + ' '.join(args.from_meeting) if args.from_meeting else ''}")
     print(f"  work a rank {min(work):.3f} - {max(work):.3f} s, summed {sum(work):.3f} s; "
           f"waiting {min(waited):.3f} - {max(waited):.3f} s; calls a rank {min(map(len, ranks))} - {max(map(len, ranks))}")
     print("  waits, a rank (mean, least - most; calls a rank), where the rank waited:")
     for name, seconds in sorted(by_name.items(), key=lambda x: -sum(x[1]))[:args.top]:
         print(f"    {sum(seconds) / args.ranks:7.3f} s  {min(seconds):.3f} - {max(seconds):.3f} s  "
               f"{calls_by_name[name] / args.ranks:9.0f}  {name}")
-    if args.one_rank:
+    print(f"  the ranks' mean work {sum(work) / args.ranks / wall:.3f} of the wall time")
+    if args.spread:
+        medians, over, mean_sum, meetings = spread(read_ranks, args.spread)
+        print(f"  before {meetings} meetings at {args.spread}: mean work {mean_sum:.3f} s, the most over it "
+              f"{over:.3f} s; each rank's median share: {' '.join(f'{m:.2f}' for m in medians)}")
+    if args.one_rank and not args.from_meeting:
         speedup = args.one_rank / wall
         print(f"  one rank {args.one_rank:.3f} s: {speedup:.2f} x, efficiency {100 * speedup / args.ranks:.0f} %; "
               f"work summed {sum(work) / args.one_rank:.3f} x one rank's")
