@@ -11,12 +11,18 @@
  * "w WORK SITE ID..." a wait for the receives named, "c WORK SITE" a collective over every
  * rank. PEER is a rank of MPI_COMM_WORLD; WORK in seconds; SITE names the three return
  * addresses above the call, listed at the end as "site SITE file+offset file+offset
- * file+offset" (-1: MPI_Finalize). */
+ * file+offset" (-1: MPI_Finalize).
+ *
+ * With CRITICAL_PATH_FIFO=1 each rank's thread runs first in, first out (the least real-time
+ * priority) from the end of MPI_Init to the start of MPI_Finalize, every rank having started:
+ * ranks launched so from the first would queue behind a rank spinning in MPI's start-up on
+ * their core, and never start. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <execinfo.h>
 #include <linux/perf_event.h>
 #include <mpi.h>
+#include <sched.h>
 #include <string.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -171,6 +177,12 @@ int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
   snprintf(name, sizeof name, "%s.%d", base ? base : "critical_path", rank);
   out = fopen(name, "w");
   if (out) setvbuf(out, NULL, _IOFBF, 1 << 20);
+  const char* fifo = getenv("CRITICAL_PATH_FIFO");
+  if (fifo && !strcmp(fifo, "1")) {
+    PMPI_Barrier(MPI_COMM_WORLD);
+    const struct sched_param first = {.sched_priority = 1};
+    sched_setscheduler(0, SCHED_FIFO, &first);  /* where not permitted, the rank stays time-sliced */
+  }
   watch_switches();
   returned();
   return result;
@@ -193,6 +205,8 @@ int MPI_Finalize(void) {
     fclose(out);
     out = NULL;
   }
+  const struct sched_param none = {.sched_priority = 0};
+  sched_setscheduler(0, SCHED_OTHER, &none);  /* MPI's ending spins too (CRITICAL_PATH_FIFO) */
   return PMPI_Finalize();
 }
 

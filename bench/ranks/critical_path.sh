@@ -50,8 +50,10 @@ run() {
   # More ranks than cores: each rank keeps a core until it waits (first in, first out, at the
   # least real-time priority, where this user may), rather than being cut into time slices by
   # the others and finding its caches cold; sixteen ranks of the dc7 probe then take 13 s here
-  # rather than 30 (docs/benchmarks.md, "The ranks replayed on a core each").
-  if (($1 > $(nproc))) && chrt -f 1 true 2> /dev/null; then launch=(chrt -f 1 "${launch[@]}"); fi
+  # rather than 30 (docs/benchmarks.md, "The ranks replayed on a core each"). The library makes
+  # them so once every rank has started (critical_path.c): launched so, a rank could wait forever
+  # behind one spinning in MPI's start-up on its core.
+  if (($1 > $(nproc))) && chrt -f 1 true 2> /dev/null; then launch+=(-x CRITICAL_PATH_FIFO=1); fi
   "${launch[@]}" -np "$1" -x LD_PRELOAD="$work/libcritical_path.so" -x CRITICAL_PATH_OUT="$work/calls.R$1" \
     "$solve" "$copy" ${SOLVE:-} > "$work/R$1.log" 2>&1 || { rm -f "$copy"; cat "$work/R$1.log" >&2; exit 1; }
   rm -f "$copy"
