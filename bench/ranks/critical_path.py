@@ -14,7 +14,7 @@ place names TEXT on (the first steps' start left out; TEXT as the waits' table n
 its spaces optional: "Ranks::sum<scree::solver::solve_by_impulses" 4 starts at the second
 step's first search of a case of three sweeps a step); --spread TEXT prints, for the work each
 rank did between meetings that end at a collective whose place names TEXT, each rank's median
-share of the mean and the sum over those meetings of the most less the mean (what they waited).
+share of the mean and the sum over those meetings of the most less the mean (what they waited), over the whole run, whatever --from-meeting says.
 """
 import argparse
 import math
