@@ -54,6 +54,10 @@ run() {
   # them so once every rank has started (critical_path.c): launched so, a rank could wait forever
   # behind one spinning in MPI's start-up on its core.
   if (($1 > $(nproc))) && chrt -f 1 true 2> /dev/null; then launch+=(-x CRITICAL_PATH_FIFO=1); fi
+  # The paces scree keeps (the seconds its work takes a rank) read on the clock the replay
+  # gives each rank, its CPU time: read on the wall clock, a rank held off its core by the
+  # others here counts as slow and is given less work, which on a core of its own it is not.
+  launch+=(-x CRITICAL_PATH_CLOCK=cpu)
   "${launch[@]}" -np "$1" -x LD_PRELOAD="$work/libcritical_path.so" -x CRITICAL_PATH_OUT="$work/calls.R$1" \
     "$solve" "$copy" ${SOLVE:-} > "$work/R$1.log" 2>&1 || { rm -f "$copy"; cat "$work/R$1.log" >&2; exit 1; }
   rm -f "$copy"

@@ -1014,10 +1014,14 @@ SolvedIslands solve_islands(const std::vector<bool>& is_static, const RestingImp
     coarse[i] = std::move(depths.coarse);
     coarse_entries[i] = std::move(depths.entries);
     pass_limits[i] = pass_limit(depths.layers);
+    auto passes_work = [&] { return times.work(Phase::velocity_passes) + times.work(Phase::correction_passes); };
     timer.emplace(times, Phase::velocity_passes);
+    const double passes_before = passes_work();
     hold_island(i, parallel, crowded, &tiles);
     timer.emplace(times, Phase::correction_passes);
     push_island(i, parallel, crowded, &tiles);
+    timer.emplace(times, Phase::resting_setup);  // the strips' passes booked, apart from the smaller islands' after them
+    shared->strips_seconds += passes_work() - passes_before;
     for (const auto& [a, b] : unit_bodies_of)
       for (const std::uint32_t body : {a, b})
         if (!is_static[body]) shared->reports[body] = tiles.keeps(body);

@@ -279,6 +279,7 @@ struct SharedIslands {
   // What the solve leaves to report:
   std::vector<char> reports;  // by body: its velocities and corrections are this rank's to report
   std::vector<std::uint32_t> placed;  // by point as given: where the solve leaves it
+  double strips_seconds = 0;  // the big islands' passes here (their work, less the calls that meet other ranks)
 };
 
 // rest() up to its books: the same solve, its totals returned rather than booked. With

@@ -495,14 +495,15 @@ BodySharers sharers_of(const std::vector<std::vector<std::pair<std::uint32_t, st
 // then the world's static bodies), by the rest() one process runs, the big islands with the
 // other ranks (every rank calls it where there are big islands); returns the totals and, by
 // sender, the new state of the grains it sent (of a big island, those this rank reports,
-// SharedIslands::reports) and the impulses of the points it sent. What this rank solves of its
+// SharedIslands::reports) and the impulses of the points it sent; and in `strips_seconds`,
+// what its strips' passes took (SharedIslands::strips_seconds). What this rank solves of its
 // own (`own`: its faces and points in `sweep`, its resting contacts; its grains in `bodies`;
 // its warm starts in `impulses`) is read where it lies, the faces and points taken in place.
 // `strips` is let go once this rank's sharers are known.
 RestingTotals solve_here(const World& world, const RestingBodies& bodies, const RestingImpulses& impulses,
                          std::vector<Part>& parts, RestingContacts&& sweep, OwnShare&& own, const std::set<std::uint64_t>& big,
                          StripRanks& strips, const RestingSettings& settings, PhaseTimes& times, const Ranks& ranks,
-                         std::map<int, Reply>& replies) {
+                         std::map<int, Reply>& replies, double& strips_seconds) {
   // The grains, by id: the others' records, merged with this rank's own (a grain both hold is
   // the same in each: a halo's copy is its owner's).
   std::vector<const GrainState*> grains;
@@ -745,6 +746,7 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, const 
   }
   RestingBodies local_bodies(posed, corrections);
   RestingTotals totals = solve_resting_islands(local, is_static, store, resting, local_bodies, settings, times, &shared);
+  strips_seconds = shared.strips_seconds;
 
   // The replies, each made as what it is made of is let go: a rank's heap peaked here, with
   // the solve's books still held (docs/benchmarks.md, "A rank lets go as it goes").
@@ -846,13 +848,13 @@ RestingTotals rest_across_ranks(const World& world, const std::vector<bool>& is_
   // "Held no longer than read").
   bodies.inverse_inertia = std::vector<Mat3>();
   std::map<int, Reply> replies;
-  auto passes_work = [&] { return times.work(Phase::velocity_passes) + times.work(Phase::correction_passes); };
-  const double passes_before = passes_work();
+  double strips_seconds = 0;
   if (!parts.empty() || !big.empty())
     totals = solve_here(world, bodies, impulses, parts, std::move(resting), std::move(own), big, strips, settings, times, ranks,
-                        replies);
+                        replies, strips_seconds);
   if (pace && strips_work > 0) {
-    const double last = (passes_work() - passes_before) / double(strips_work);
+    pace->last_seconds = strips_seconds;
+    const double last = strips_seconds / double(strips_work);
     pace->seconds_per_work = pace->seconds_per_work > 0 ? 0.5 * (pace->seconds_per_work + last) : last;
   }
   for (auto& [rank, reply] : replies)

@@ -17,13 +17,18 @@
 namespace scree::solver {
 
 // How fast this rank has lately solved its strips of big islands (tile_share.h): the seconds
-// its passes took (their work, less the calls that meet other ranks) a unit of its strips'
-// work, the mean of the last sweep's and the pace before; 0 until known. Kept from sweep to
-// sweep (RankShare), it is gathered with the tiles' work and the next sweep's strips are cut
-// in proportion to every rank's speed: the ranks of a machine that slows one of them for a
-// second get strips that take them alike (docs/parallel.md, "A big island across ranks").
+// its strips' passes took (their work, less the calls that meet other ranks) a unit of its
+// strips' work, the mean of the last sweep's and the pace before; 0 until known. Kept from
+// sweep to sweep (RankShare), it is gathered with the tiles' work and the next sweep's strips
+// are cut in proportion to every rank's speed: the ranks of a machine that slows one of them
+// for a second get strips that take them alike (docs/parallel.md, "A big island across
+// ranks"). The smaller islands a rank solves after the strips are no part of it: counted in,
+// they made a rank that solves many of them look slow and its strips thin (shares 0.5–1.6 of
+// the mean on sixteen ranks of the dc7 dense flow, replayed; docs/benchmarks.md, "Strips paced
+// by the strips alone").
 struct StripPace {
   double seconds_per_work = 0;
+  double last_seconds = 0;  // what the last sweep's strips' passes took
 };
 
 // Every rank calls it with the resting contacts it built of its part of the search (faces in

@@ -72,9 +72,10 @@ Booked booked(const RestingTotals& totals, std::size_t walls) {
 
 // One sweep: the bodies posed with their corrections, contacts found (this rank's part, with
 // `share`), resting points built and solved (across the ranks, with `share`); the velocities
-// then the world's. With `pace`, the big island's strips are cut by the ranks' paces.
+// then the world's. With `pace`, the big island's strips are cut by the ranks' paces; with
+// `spent`, the sweep's phase times are left there.
 Booked sweep(World& w, std::vector<RigidBody>& corrections, const SearchShare* share, const Halo* halo, const Ranks& ranks,
-             StripPace* pace = nullptr) {
+             StripPace* pace = nullptr, PhaseTimes* spent = nullptr) {
   std::vector<RigidBody> posed = w.bodies;
   move_bodies(posed, corrections, dt);
   RestingBodies bodies(posed, corrections);
@@ -92,6 +93,7 @@ Booked sweep(World& w, std::vector<RigidBody>& corrections, const SearchShare* s
     w.bodies[i].velocity = posed[i].velocity;
     w.bodies[i].angular_velocity = posed[i].angular_velocity;
   }
+  if (spent) *spent = times;
   return booked(totals, w.walls.size());
 }
 
@@ -107,6 +109,31 @@ Entries entries_of(const World& w, const std::vector<char>* owned) {
   }
   return out;
 }
+
+// A rank's start from a world every rank holds whole: its region's grains and halo (by
+// bisection of the grains' places), with their impulses, owning every ranks-th grain.
+struct RankStart {
+  World world;
+  std::vector<char> owned;
+  Decomposition regions;
+  Halo halo;
+  SearchShare share;  // on the members above: a RankStart stays where it was made
+
+  RankStart(const World& start, const Ranks& ranks)
+      : world(start), owned(every_ranks_th(start, ranks)), regions(bisected(start, ranks)),
+        halo(share_grains(world, owned, regions, 2 * 0.6 + 0.05, ranks)), share{regions, ranks.rank(), owned} {}
+  RankStart(const RankStart&) = delete;
+  static std::vector<char> every_ranks_th(const World& start, const Ranks& ranks) {
+    std::vector<char> owned(start.grain_count(), 0);
+    for (std::size_t i = std::size_t(ranks.rank()); i < start.grain_count(); i += std::size_t(ranks.size())) owned[i] = 1;
+    return owned;
+  }
+  static Decomposition bisected(const World& start, const Ranks& ranks) {
+    std::vector<Vec3> places;
+    for (std::size_t i = 0; i < start.grain_count(); ++i) places.push_back(start.bodies[i].position);
+    return Decomposition::bisection(places, std::vector<std::int64_t>(places.size(), 1), ranks.size());
+  }
+};
 
 // With `fast`, that grain of the stack moves faster than the coarse step's speed as the two
 // sweeps begin, so that the island takes none in the first. With `paced`, the ranks' strips are
@@ -128,15 +155,11 @@ void expect_two_sweeps_as_one_process(std::optional<std::size_t> fast = std::nul
   EXPECT_GT(whole.resting_impulses.size(), 2000u);
 
   // The ranks, from the same start: each its region's grains and halo, with their impulses.
-  std::vector<Vec3> places;
-  for (std::size_t i = 0; i < start.grain_count(); ++i) places.push_back(start.bodies[i].position);
-  const Decomposition regions = Decomposition::bisection(places, std::vector<std::int64_t>(places.size(), 1), ranks.size());
-  // Every rank starts with the whole, owning every ranks-th grain (with its impulses).
-  World mine = start;
-  std::vector<char> owned(mine.grain_count(), 0);
-  for (std::size_t i = std::size_t(ranks.rank()); i < start.grain_count(); i += std::size_t(ranks.size())) owned[i] = 1;
-  const Halo halo = share_grains(mine, owned, regions, 2 * 0.6 + 0.05, ranks);
-  const SearchShare share{regions, ranks.rank(), owned};
+  RankStart ranked(start, ranks);
+  World& mine = ranked.world;
+  const std::vector<char>& owned = ranked.owned;
+  const Halo& halo = ranked.halo;
+  const SearchShare& share = ranked.share;
   std::vector<RigidBody> mine_corrections = no_corrections(mine);
   const double given_pace = 1e-8 * double(1 << ranks.rank());
   StripPace pace{given_pace};
@@ -179,6 +202,30 @@ TEST(RestingAcrossRanks, AFastGrainStopsTheCoarseStepOnEveryRank) { expect_two_s
 // Strips cut unevenly, as the ranks' paces ask, and by the paces measured: who solves a tile
 // changes no bit.
 TEST(RestingAcrossRanks, StripsCutByTheRanksPacesSolveAsOnOneProcess) { expect_two_sweeps_as_one_process(std::nullopt, true); }
+
+// A rank's strip pace is what its strips' passes took: the smaller islands it solves after
+// them (the lone box, the columns) are no part of it. Counted in, a rank that solves many of
+// them made itself slow and its strips thin (docs/benchmarks.md, "Strips paced by the strips
+// alone"). On one rank, which solves them all, the pace's seconds are less than the passes'.
+TEST(RestingAcrossRanks, AStripPaceCountsTheStripsAloneNotTheSmallerIslandsAfterThem) {
+  const Ranks ranks = Ranks::world();
+  World whole = boxes(true);
+  std::vector<RigidBody> corrections = no_corrections(whole);
+  sweep(whole, corrections, nullptr, nullptr, ranks);
+  whole.resting_impulses.keep_this_step();
+  RankStart ranked(whole, ranks);
+  std::vector<RigidBody> mine_corrections = no_corrections(ranked.world);
+  StripPace pace;
+  PhaseTimes spent;
+  sweep(ranked.world, mine_corrections, &ranked.share, &ranked.halo, ranks, &pace, &spent);
+  const double passes = spent.work(Phase::velocity_passes) + spent.work(Phase::correction_passes);
+  EXPECT_LE(pace.last_seconds, passes);
+  if (ranks.size() == 1) {
+    EXPECT_GT(pace.last_seconds, 0.0);
+    EXPECT_LT(pace.last_seconds, passes);
+    EXPECT_GT(pace.seconds_per_work, 0.0);
+  }
+}
 
 // Islands handed from the rank that owns them to others (island_solvers.h) solve as their
 // owner would.
