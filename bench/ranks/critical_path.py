@@ -7,7 +7,7 @@ replayed wall time (the latest rank's clock), each rank's work and waits, and, w
 --one-rank T (the work of the same run on one rank), the speed-up and efficiency.
 
   critical_path.py OUT R [--one-rank T] [--latency s] [--collective-step s] [--bandwidth B/s] [--top N]
-                   [--from-meeting TEXT K] [--spread TEXT]
+                   [--from-meeting TEXT K] [--spread TEXT] [--work-by-place]
 
 --from-meeting TEXT K counts the wall time, work and waits from the K-th collective whose
 place names TEXT on (the first steps' start left out; TEXT as the waits' table names places,
@@ -15,6 +15,11 @@ its spaces optional: "Ranks::sum<scree::solver::solve_by_impulses" 4 starts at t
 step's first search of a case of three sweeps a step); --spread TEXT prints, for the work each
 rank did between meetings that end at a collective whose place names TEXT, each rank's median
 share of the mean and the sum over those meetings of the most less the mean (what they waited), over the whole run, whatever --from-meeting says.
+--work-by-place prints, for the places where the ranks' work ended (a collective, a wait, a
+probe), each rank's work before them summed (from --from-meeting on where given): the mean, the
+least and the most over the ranks, and the rank with the most; a rank that holds more of the
+work before one place over the whole run shows there, where the waits' table shows only who
+waited.
 """
 import argparse
 import math
@@ -182,6 +187,20 @@ def spread(read_ranks, text):
     return medians, over, mean_sum, len(shares[0])
 
 
+def work_by_place(read_ranks, starts):
+    """By place (its name): each rank's work before its calls at that place, summed from call
+    starts[rank] on."""
+    by_place = {}
+    for r, ((calls, sites), start) in enumerate(zip(read_ranks, starts)):
+        work = 0.0
+        for c in calls[start:]:
+            work += c[1]
+            if c[0] in ("c", "w", "p"):
+                by_place.setdefault(sites[c[2]], [0.0] * len(read_ranks))[r] += work
+                work = 0.0
+    return by_place
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("out", help="the files' prefix: OUT.0 .. OUT.R-1")
@@ -197,6 +216,8 @@ def main():
     parser.add_argument("--from-meeting", nargs=2, metavar=("TEXT", "K"),
                         help="count from the K-th collective at a place naming TEXT on")
     parser.add_argument("--spread", metavar="TEXT", help="the ranks' work before the meetings at a place naming TEXT")
+    parser.add_argument("--work-by-place", action="store_true",
+                        help="each rank's work before each place's calls, summed: mean, least - most")
     args = parser.parse_args()
     collective = args.collective_step * max(1, math.ceil(math.log2(args.ranks)))
     read_ranks = [read(f"{args.out}.{r}") for r in range(args.ranks)]
@@ -235,6 +256,14 @@ def main():
         medians, over, mean_sum, meetings = spread(read_ranks, args.spread)
         print(f"  before {meetings} meetings at {args.spread}: mean work {mean_sum:.3f} s, the most over it "
               f"{over:.3f} s; each rank's median share: {' '.join(f'{m:.2f}' for m in medians)}")
+    if args.work_by_place:
+        starts = ([len(cut) for cut in cut_at(read_ranks, args.from_meeting[0], int(args.from_meeting[1]))]
+                  if args.from_meeting else [0] * args.ranks)
+        print("  work before each place, a rank (mean, least - most, the rank with the most):")
+        places = work_by_place(read_ranks, starts)
+        for name, seconds in sorted(places.items(), key=lambda x: -sum(x[1]))[:args.top]:
+            print(f"    {sum(seconds) / args.ranks:7.3f} s  {min(seconds):.3f} - {max(seconds):.3f} s  "
+                  f"rank {seconds.index(max(seconds)):<4d} {name}")
     if args.one_rank and not args.from_meeting:
         speedup = args.one_rank / wall
         print(f"  one rank {args.one_rank:.3f} s: {speedup:.2f} x, efficiency {100 * speedup / args.ranks:.0f} %; "

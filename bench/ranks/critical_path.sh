@@ -17,6 +17,8 @@
 #   REPLAY="--latency 4e-6" bench/ranks/critical_path.sh CASE.yaml 16
 #   REPLAY="--from-meeting Ranks::sum<scree::solver::solve_by_impulses 4 --spread send_to_any<scree::solver::resolve_collisions" \
 #     bench/ranks/critical_path.sh CASE.yaml 16                from the second step on; the collisions' spread
+#   REPLAY="--work-by-place" bench/ranks/critical_path.sh CASE.yaml 16
+#                                                              each rank's work before each place
 #   KEEP=DIR ...                                               the calls written kept in DIR
 #
 # scree-solve's own options follow SOLVE="..." (e.g. SOLVE="--restart run1s/checkpoint.h5");
