@@ -219,7 +219,7 @@ TEST(RestingAcrossRanks, AStripPaceCountsTheStripsAloneNotTheSmallerIslandsAfter
   PhaseTimes spent;
   sweep(ranked.world, mine_corrections, &ranked.share, &ranked.halo, ranks, &pace, &spent);
   const double passes = spent.work(Phase::velocity_passes) + spent.work(Phase::correction_passes);
-  EXPECT_LE(pace.last_seconds, passes);
+  EXPECT_LE(pace.last_seconds, passes + 1e-12);  // a part of them, taken as differences of running sums: to round-off
   if (ranks.size() == 1) {
     EXPECT_GT(pace.last_seconds, 0.0);
     EXPECT_LT(pace.last_seconds, passes);
