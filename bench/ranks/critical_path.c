@@ -187,6 +187,17 @@ static long forget(MPI_Request request) { /* -1 where the request is not a recei
   return -1;
 }
 
+/* Whether the setting `name` is `on`; unset is off, any other value refused (one line, the
+ * run ended): a setting the library would not carry out is not taken silently. */
+static int setting(const char* name, const char* on) {
+  const char* value = getenv(name);
+  if (!value || !*value) return 0;
+  if (!strcmp(value, on)) return 1;
+  fprintf(stderr, "critical_path: error: %s=%s: not %s (or unset)\n", name, value, on);
+  PMPI_Abort(MPI_COMM_WORLD, 2);
+  return 0;
+}
+
 int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
   const int result = PMPI_Init_thread(argc, argv, required, provided);
   int rank = 0;
@@ -198,16 +209,15 @@ int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
   snprintf(name, sizeof name, "%s.%d", base ? base : "critical_path", rank);
   out = fopen(name, "w");
   if (out) setvbuf(out, NULL, _IOFBF, 1 << 20);
-  const char* fifo = getenv("CRITICAL_PATH_FIFO");
-  if (fifo && !strcmp(fifo, "1")) {
+  const int fifo = setting("CRITICAL_PATH_FIFO", "1"), cpu_clock = setting("CRITICAL_PATH_CLOCK", "cpu");
+  if (fifo) {
     PMPI_Barrier(MPI_COMM_WORLD);
     const struct sched_param first = {.sched_priority = 1};
     sched_setscheduler(0, SCHED_FIFO, &first);  /* where not permitted, the rank stays time-sliced */
   }
   watch_switches();
-  const char* clock = getenv("CRITICAL_PATH_CLOCK");
   mpi_thread = pthread_self();
-  monotonic_is_cpu = clock && !strcmp(clock, "cpu");
+  monotonic_is_cpu = cpu_clock;
   returned();
   return result;
 }

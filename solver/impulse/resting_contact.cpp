@@ -999,6 +999,7 @@ SolvedIslands solve_islands(const std::vector<bool>& is_static, const RestingImp
   coarse_entries.resize(schedules.size());
   auto big = [&](std::size_t i) { return schedules[i].island_points >= shared_island; };
   if (shared) shared->reports.assign(bodies.velocities.size(), 1);
+  auto passes_work = [&] { return times.work(Phase::velocity_passes) + times.work(Phase::correction_passes); };
   auto solve_across = [&](std::size_t i, bool parallel, bool* crowded) {
     const Schedule& s = schedules[i];
     const std::vector<std::pair<std::uint32_t, std::uint32_t>> unit_bodies_of = unit_bodies(s, points, resting.faces);
@@ -1014,7 +1015,6 @@ SolvedIslands solve_islands(const std::vector<bool>& is_static, const RestingImp
     coarse[i] = std::move(depths.coarse);
     coarse_entries[i] = std::move(depths.entries);
     pass_limits[i] = pass_limit(depths.layers);
-    auto passes_work = [&] { return times.work(Phase::velocity_passes) + times.work(Phase::correction_passes); };
     timer.emplace(times, Phase::velocity_passes);
     const double passes_before = passes_work();
     hold_island(i, parallel, crowded, &tiles);
