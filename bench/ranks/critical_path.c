@@ -221,6 +221,15 @@ int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
     PMPI_Barrier(MPI_COMM_WORLD);
     const struct sched_param first = {.sched_priority = 1};
     sched_setscheduler(0, SCHED_FIFO, &first);  /* where not permitted, the rank stays time-sliced */
+    /* Every rank first in, first out before any goes on: a rank that is, spinning in its next
+     * call, held the cores from ranks not yet so, which never got to the switch (a run hung
+     * so once in thirty on two cores). Waiting here, it sleeps between looks. */
+    MPI_Request all_first;
+    PMPI_Ibarrier(MPI_COMM_WORLD, &all_first);
+    for (int done = 0; PMPI_Test(&all_first, &done, MPI_STATUS_IGNORE), !done;) {
+      const struct timespec nap = {.tv_sec = 0, .tv_nsec = 100000};
+      nanosleep(&nap, NULL);
+    }
   }
   watch_switches();
   mpi_thread = pthread_self();

@@ -7,9 +7,9 @@
 #include <numeric>
 #include <set>
 #include <tuple>
-#include <unordered_map>
 
 #include "solver/impulse/tiles.h"
+#include "solver/id_index.h"
 #include "solver/let_go.h"
 #include "solver/ranks/body_records.h"
 #include "solver/ranks/island_labels.h"
@@ -446,7 +446,7 @@ std::vector<Part> parts_for_solvers(const World& world, const RestingImpulses& i
 BodySharers sharers_of(const std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>>& units,
                        const std::set<std::uint64_t>& big, const std::vector<std::uint64_t>& ids,
                        const std::vector<bool>& is_static, const std::vector<RigidBody>& posed, const StripRanks& strips,
-                       const std::unordered_map<std::uint64_t, std::uint32_t>& index_of, const Ranks& ranks) {
+                       const IdIndex& index_of, const Ranks& ranks) {
   struct Claim {
     std::uint64_t id;
     std::uint32_t phases;
@@ -480,8 +480,8 @@ BodySharers sharers_of(const std::vector<std::vector<std::pair<std::uint32_t, st
   std::vector<std::vector<BodySharers::Sharer>> by_body(posed.size());
   for (const auto& [sender, bytes] : ranks.send_to_any(outgoing))  // by sender, ascending
     for (const Claim& claim : from_bytes<Claim>(bytes))
-      if (const auto at = index_of.find(claim.id); at != index_of.end() && mine[at->second])
-        by_body[at->second].push_back({sender, claim.phases});
+      if (const std::uint32_t at = index_of.find(claim.id); at != IdIndex::absent && mine[at])
+        by_body[at].push_back({sender, claim.phases});
   BodySharers sharers;
   sharers.start.push_back(0);
   for (const auto& list : by_body) {
@@ -545,14 +545,10 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, const 
   const BodyNames names{local};
   // A body by name: by a table of the ids, as every face and warm start asks (a search
   // through the ids each time was a tenth of the sharing, docs/benchmarks.md).
-  constexpr std::uint32_t absent = ~std::uint32_t(0);
-  std::unordered_map<std::uint64_t, std::uint32_t> index_of;
-  index_of.reserve(2 * n);
-  for (std::uint32_t i = 0; i < n; ++i) index_of.emplace(local.id[i], i);
+  constexpr std::uint32_t absent = IdIndex::absent;
+  IdIndex index_of(local.id);
   auto held = [&](std::uint64_t id, std::uint32_t is_static_body) {
-    if (is_static_body) return std::uint32_t(n + id);
-    const auto at = index_of.find(id);
-    return at == index_of.end() ? absent : at->second;
+    return is_static_body ? std::uint32_t(n + id) : index_of.find(id);
   };
   // A body of the world here, as its own faces and warm starts ask: the grains of both, each in
   // id order, matched once (the table above for each was a tenth of the sharing).
@@ -685,10 +681,8 @@ RestingTotals solve_here(const World& world, const RestingBodies& bodies, const 
       ++part_points[face_part[f]];
     }
   }
-  for (const std::uint64_t label : big) {
-    const auto at = index_of.find(label);
-    shared.label_bodies.push_back(at == index_of.end() ? SharedIslands::none : at->second);
-  }
+  static_assert(SharedIslands::none == IdIndex::absent);  // a label not held here
+  for (const std::uint64_t label : big) shared.label_bodies.push_back(index_of.find(label));
   let_go(face_part);
   let_go(face_big);
   // The store of these grains: the last step's entries, then what this step set.

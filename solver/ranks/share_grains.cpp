@@ -4,8 +4,8 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
-#include <unordered_map>
 
+#include "solver/id_index.h"
 #include "solver/let_go.h"
 #include "solver/ranks/body_records.h"
 #include "solver/ranks/parcel.h"
@@ -144,22 +144,14 @@ Halo share_grains(World& world, std::vector<char>& owned, const Decomposition& r
       throw std::logic_error("share_grains: grain " + std::to_string(held[k].id) + " came from two owners");
   world.replace_grains(std::move(held));
 
-  std::unordered_map<std::uint64_t, std::uint32_t> index_of;
-  for (std::uint32_t i = 0; i < world.grain_count(); ++i) index_of.emplace(world.id[i], i);
+  const IdIndex index_of(world.id);
   std::vector<RestingImpulses::Entry> entries;
   for (const Message& m : received)
     for (const ImpulseRecord& r : m.impulses) {
-      const auto a = index_of.find(r.a);
-      if (a == index_of.end()) continue;
-      std::uint32_t b = 0;
-      if (r.b_static) {
-        b = std::uint32_t(world.grain_count() + r.b);
-      } else {
-        const auto found = index_of.find(r.b);
-        if (found == index_of.end()) continue;
-        b = found->second;
-      }
-      entries.push_back({RestingKey{a->second, b, r.plane, r.node}, RestingImpulses::Impulse(r.impulse[0], r.impulse[1], r.impulse[2])});
+      const std::uint32_t a = index_of.find(r.a);
+      const std::uint32_t b = r.b_static ? std::uint32_t(world.grain_count() + r.b) : index_of.find(r.b);
+      if (a == IdIndex::absent || b == IdIndex::absent) continue;
+      entries.push_back({RestingKey{a, b, r.plane, r.node}, RestingImpulses::Impulse(r.impulse[0], r.impulse[1], r.impulse[2])});
     }
   world.resting_impulses = RestingImpulses(std::move(entries));
   owned.assign(world.grain_count(), 0);
