@@ -7,7 +7,7 @@ replayed wall time (the latest rank's clock), each rank's work and waits, and, w
 --one-rank T (the work of the same run on one rank), the speed-up and efficiency.
 
   critical_path.py OUT R [--one-rank T] [--latency s] [--collective-step s] [--bandwidth B/s] [--top N]
-                   [--from-meeting TEXT K] [--spread TEXT] [--work-by-place]
+                   [--from-meeting TEXT K] [--spread TEXT] [--work-by-place] [--what-if even|overall|no-meetings]
 
 --from-meeting TEXT K counts the wall time, work and waits from the K-th collective whose
 place names TEXT on (the first steps' start left out; TEXT as the waits' table names places,
@@ -15,6 +15,10 @@ its spaces optional: "Ranks::sum<scree::solver::solve_by_impulses" 4 starts at t
 step's first search of a case of three sweeps a step); --spread TEXT prints, for the work each
 rank did between meetings that end at a collective whose place names TEXT, each rank's median
 share of the mean and the sum over those meetings of the most less the mean (what they waited), over the whole run, whatever --from-meeting says.
+--what-if replays the calls changed, from --from-meeting's meeting on: "even", each rank's
+work between two collectives their mean over the ranks (what balance from meeting to meeting
+would give); "overall", that mean times the rank's share of all the work (the ranks' overall
+unevenness alone); "no-meetings", every collective dropped, the messages between partners kept.
 --work-by-place prints, for the places where the ranks' work ended (a collective, a wait, a
 probe), each rank's work before them summed (from --from-meeting on where given): the mean, the
 least and the most over the ranks, and the rank with the most; a rank that holds more of the
@@ -187,6 +191,63 @@ def spread(read_ranks, text):
     return medians, over, mean_sum, len(shares[0])
 
 
+def meeting_index(read_ranks, text, k):
+    """The place among all collectives (the same on every rank) of the k-th at a place naming
+    `text`."""
+    calls, sites = read_ranks[0]
+    n = seen = 0
+    for c in calls:
+        if c[0] == "c":
+            if names(text, sites[c[2]]):
+                seen += 1
+                if seen == k:
+                    return n
+            n += 1
+    sys.exit(f"critical_path.py: error: fewer than {k} meetings at {text!r}")
+
+
+def what_if(read_ranks, kind, first):
+    """The ranks' calls as they would be (--what-if), those up to collective `first` (-1: none)
+    as they were: "no-meetings" drops every collective but MPI_Finalize, its work carried to the
+    next call (the messages between partners kept); "even" sets each rank's work between two
+    collectives to their mean over the ranks; "overall" to that mean times the rank's share of
+    all the work after `first`, each call of the stretch scaled alike."""
+    segments = []  # by rank: its work before each collective, then after the last
+    for calls, _ in read_ranks:
+        segment, work = [], 0.0
+        for c in calls:
+            work += c[1]
+            if c[0] == "c":
+                segment.append(work)
+                work = 0.0
+        segments.append(segment + [work])
+    if len({len(s) for s in segments}) != 1:
+        sys.exit("critical_path.py: error: the ranks met at different numbers of collectives")
+    R, n = len(segments), len(segments[0])
+    mean = [sum(s[j] for s in segments) / R for j in range(n)]
+    after = [sum(s[first + 1:]) for s in segments]
+    share = [a * R / sum(after) if sum(after) > 0 else 1.0 for a in after]
+    changed = []
+    for r, (calls, sites) in enumerate(read_ranks):
+        out, j, carried = [], 0, 0.0
+        for c in calls:
+            if kind == "no-meetings":
+                if j > first and c[0] == "c" and c[2] != -1:
+                    carried += c[1]
+                    j += 1
+                    continue
+                if carried:
+                    c = (c[0], c[1] + carried) + tuple(c[2:])
+                    carried = 0.0
+            elif j > first and segments[r][j] > 0:
+                target = mean[j] * (1.0 if kind == "even" else share[r])
+                c = (c[0], c[1] * target / segments[r][j]) + tuple(c[2:])
+            out.append(c)
+            j += c[0] == "c"
+        changed.append((out, sites))
+    return changed
+
+
 def work_by_place(read_ranks, starts):
     """By place (its name): each rank's work before its calls at that place, summed from call
     starts[rank] on."""
@@ -218,9 +279,14 @@ def main():
     parser.add_argument("--spread", metavar="TEXT", help="the ranks' work before the meetings at a place naming TEXT")
     parser.add_argument("--work-by-place", action="store_true",
                         help="each rank's work before each place's calls, summed: mean, least - most")
+    parser.add_argument("--what-if", choices=("even", "overall", "no-meetings"),
+                        help="replay the calls changed so (after --from-meeting's meeting where given)")
     args = parser.parse_args()
     collective = args.collective_step * max(1, math.ceil(math.log2(args.ranks)))
     read_ranks = [read(f"{args.out}.{r}") for r in range(args.ranks)]
+    if args.what_if:
+        first = meeting_index(read_ranks, args.from_meeting[0], int(args.from_meeting[1])) if args.from_meeting else -1
+        read_ranks = what_if(read_ranks, args.what_if, first)
     ranks = [calls for calls, _ in read_ranks]
     clock, work, waited, waited_at = replay(ranks, args.latency, collective, args.bandwidth)
     start = 0.0
@@ -244,7 +310,8 @@ def main():
             calls_by_name[sites[site]] = calls_by_name.get(sites[site], 0) + calls
     wall = max(clock) - start
     print(f"replayed on {args.ranks} cores: {wall:.3f} s (latency {args.latency:g} s, collectives {collective:g} s, "
-          f"{args.bandwidth:g} B/s){' from ' + ' '.join(args.from_meeting) if args.from_meeting else ''}")
+          f"{args.bandwidth:g} B/s){' from ' + ' '.join(args.from_meeting) if args.from_meeting else ''}"
+          f"{', what if ' + args.what_if if args.what_if else ''}")
     print(f"  work a rank {min(work):.3f} - {max(work):.3f} s, summed {sum(work):.3f} s; "
           f"waiting {min(waited):.3f} - {max(waited):.3f} s; calls a rank {min(map(len, ranks))} - {max(map(len, ranks))}")
     print("  waits, a rank (mean, least - most; calls a rank), where the rank waited:")

@@ -19,6 +19,8 @@
 #     bench/ranks/critical_path.sh CASE.yaml 16                from the second step on; the collisions' spread
 #   REPLAY="--work-by-place" bench/ranks/critical_path.sh CASE.yaml 16
 #                                                              each rank's work before each place
+#   REPLAY="--what-if even" bench/ranks/critical_path.sh CASE.yaml 16
+#                                                              as if each stretch between meetings were even
 #   KEEP=DIR ...                                               the calls written kept in DIR
 #
 # scree-solve's own options follow SOLVE="..." (e.g. SOLVE="--restart run1s/checkpoint.h5");
