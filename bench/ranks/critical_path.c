@@ -52,8 +52,8 @@ static int world_size;
  * to a core: its `lock` changes), and otherwise the time stamp counter's advance is added.
  * The page is not rewritten at every return: four first-in-first-out threads on this
  * machine's two cores, each 200 000 stretches of a few µs with a yield between, counted
- * stretches of 5 and 43 ms by the counter (the real-time throttle holding the thread off its
- * core), the thread clock none over 0.25 ms. So a stretch longer than `long_gap` by the
+ * stretches of 5 and 43 ms by the counter (off its core, as the real-time throttle's 50 ms a
+ * second would hold it), the thread clock none over 0.25 ms. So a stretch longer than `long_gap` by the
  * counter is read from the thread clock, whose read is nothing beside it (docs/benchmarks.md,
  * "The replay's phantom stretches"). */
 static volatile struct perf_event_mmap_page* switches; /* null: the clock read each time */
