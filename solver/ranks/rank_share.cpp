@@ -45,7 +45,12 @@ bool RankShare::keep_up(World& world, double search_seconds) {
     // By rank: its grains' weight, then its search's work (ns), in one reduction.
     std::vector<std::int64_t> sums(2 * rank_count, 0);
     for (const std::int64_t w : weights) sums[me] += w;
-    sums[rank_count + me] = std::int64_t(std::llround(search_seconds * 1e9));
+    // A run's (or a restart's) first search builds the caches the later ones keep (the
+    // neighbour list, each grain's near nodes against the terrain): on sixteen ranks of the
+    // dc7 dense flow it took the ranks whose grains lie on the terrain 1.4-1.5 times the
+    // mean, and cut by it their regions took 0.6-0.75 of the mean search after
+    // (docs/benchmarks.md, "The first step's search is not a pace"). It is not counted.
+    if (steps > 0) sums[rank_count + me] = std::int64_t(std::llround(search_seconds * 1e9));
     ranks.sum(sums);
     search_pace.resize(rank_count, 0.0);
     for (std::size_t r = 0; r < rank_count; ++r)
@@ -72,6 +77,7 @@ bool RankShare::keep_up(World& world, double search_seconds) {
   // of the dc7 dense flow (docs/parallel.md, "Shares by pace"). Later paces wait for a
   // hand-over due anyway.
   const bool first_paces = moved_shares && !cut_by_paces && paces_known();
+  ++steps;
   if (!uneven && !first_paces && ranks.max(moved) <= 0.5 * skin) return false;
   if (uneven || moved_shares) {
     regions = Decomposition::bisection(own_places, weights, ranks.size(), ranks, shares);

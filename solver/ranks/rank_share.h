@@ -35,10 +35,12 @@ struct RankShare {
   // avalanche's mass travels and its contacts form; 0: never (a grid the case asked for).
   double recut_above = 0;
   int recuts = 0;  // so far
+  int steps = 0;   // kept up after so far
   // Whether the ranks' shares follow their paces (each rank on cores of its own, not
   // Ranks::share_cores): a region's share of the weight in proportion to its rank's speed,
   // `search_pace` by rank (the same on every rank: the seconds of contact search a unit of
-  // weight took it, the mean of the last step's and the pace before; 0 until known), as
+  // weight took it, the mean of the last step's and the pace before; 0 until known; a run's
+  // first step is not counted: its search builds every cache from nothing), as
   // LAMMPS weighs particles by time, and a big island's strips by StripPace. The first paces
   // known cut the regions at once; later ones only when the grains are handed over anyway:
   // re-cut at every change of the paces, a hand-over nearly every step stood at the ranks'

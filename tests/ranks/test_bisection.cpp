@@ -65,9 +65,11 @@ TEST(Bisection, AGrainWeighsOnePlusItsContacts) {
 // A rank whose contact search takes longer a unit of weight (a slower core, or one the machine
 // holds up) is given less weight, as LAMMPS weighs particles by time: rank r here takes r + 1
 // times as long as rank 0, so the regions settle at weights in proportion to 1 / (r + 1), and
-// stay there. The first paces known cut the regions at once (those a run starts with are cut
-// by weight alone); later ones only at a hand-over due anyway (the grains moved half the skin);
-// and only where the ranks have cores of their own (RankShare::paced): else they stay even.
+// stay there. A run's first step is not a pace (its search builds every cache: here its paces
+// run the other way); the first paces known, after the second step, cut the regions at once
+// (those a run starts with are cut by weight alone); later ones only at a hand-over due anyway
+// (the grains moved half the skin); and only where the ranks have cores of their own
+// (RankShare::paced): else they stay even.
 TEST(Bisection, ARankWhoseSearchIsSlowerIsGivenLessWeightAtOnceThenAtAHandOver) {
   const Ranks ranks = Ranks::world();
   for (const bool paced : {true, false}) {
@@ -93,10 +95,11 @@ TEST(Bisection, ARankWhoseSearchIsSlowerIsGivenLessWeightAtOnceThenAtAHandOver) 
       ranks.sum(by_rank);
       return by_rank;
     };
-    const double pace = 1e-6 * (ranks.rank() + 1);  // s a unit of weight
-    auto step = [&](double move) {
+    const double pace = 1e-6 * (ranks.rank() + 1);                    // s a unit of weight
+    const double first_pace = 1e-6 * (ranks.size() - ranks.rank());  // the first step's, not counted
+    auto step = [&](double move, double seconds_a_unit) {
       for (std::size_t i = 0; i < w.grain_count(); ++i) w.bodies[i].position.y() += move;
-      return share.keep_up(w, pace * double(owned_weights()[std::size_t(ranks.rank())]));
+      return share.keep_up(w, seconds_a_unit * double(owned_weights()[std::size_t(ranks.rank())]));
     };
     double speeds = 0;
     for (int r = 0; r < ranks.size(); ++r) speeds += paced ? 1.0 / (r + 1) : 1;
@@ -105,16 +108,20 @@ TEST(Bisection, ARankWhoseSearchIsSlowerIsGivenLessWeightAtOnceThenAtAHandOver) 
       for (int r = 0; r < ranks.size(); ++r)
         EXPECT_NEAR(double(weights[std::size_t(r)]), grains / (paced ? r + 1 : 1) / speeds, 2) << ranks.size() << " ranks, rank " << r;
     };
+    // The first step: not due, and no pace known.
+    EXPECT_FALSE(step(0.1 * share.skin, first_pace));
+    EXPECT_EQ(share.recuts, 0);
+    EXPECT_FALSE(share.paces_known());
     // Not due, but the first paces known: handed over and cut by them where the ranks have
     // cores of their own (on several ranks).
     const bool cut_at_once = paced && ranks.size() > 1;
-    EXPECT_EQ(step(0.1 * share.skin), cut_at_once);
+    EXPECT_EQ(step(0.1 * share.skin, pace), cut_at_once);
     EXPECT_EQ(share.recuts, cut_at_once ? 1 : 0);
     if (cut_at_once) expect_paced_weights();
     // Not due, the paces as before: the regions kept.
-    EXPECT_FALSE(step(0.1 * share.skin));
+    EXPECT_FALSE(step(0.1 * share.skin, pace));
     // Due: handed over, the regions kept as the paces have not changed.
-    for (int k = 0; k < 3; ++k) EXPECT_TRUE(step(0.6 * share.skin));
+    for (int k = 0; k < 3; ++k) EXPECT_TRUE(step(0.6 * share.skin, pace));
     expect_paced_weights();
     EXPECT_EQ(share.recuts, cut_at_once ? 1 : 0);  // once the paces are known, and not again
   }
