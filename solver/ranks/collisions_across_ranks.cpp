@@ -268,7 +268,7 @@ CollisionTotals resolve_collisions_across_ranks(const World& world, std::vector<
     const std::size_t rank_count = std::size_t(ranks.size());
     std::vector<std::int64_t> counts(2 * rank_count, 0);
     counts[std::size_t(me)] = std::int64_t(in_place.size() + records.size());
-    counts[rank_count + std::size_t(me)] = std::llround(pace->seconds_a_contact * 1e12);
+    counts[rank_count + std::size_t(me)] = std::llround(pace->seconds_an_increment * 1e12);
     ranks.sum(counts);
     const std::vector<std::int64_t> paces = paces_of(std::span(counts).last(rank_count));
     const std::vector<Hand> hands = paces.empty() ? std::vector<Hand>() : hands_of(std::span(counts).first(rank_count), paces);
@@ -308,7 +308,6 @@ CollisionTotals resolve_collisions_across_ranks(const World& world, std::vector<
     }
   }
   const auto resolving = std::chrono::steady_clock::now();
-  const std::size_t resolved_contacts = in_place.size() + records.size();
 
   // The halo's grains each island resolved here moved, to their owners (and from them to every
   // rank that holds them).
@@ -330,10 +329,10 @@ CollisionTotals resolve_collisions_across_ranks(const World& world, std::vector<
   }
   std::map<int, std::vector<Resolved>> replies;
   if (!records.empty()) totals += resolve_here(world, std::move(records), sent_by, settings, replies);
-  if (pace && resolved_contacts > 0) {
+  if (pace && totals.increments > 0) {
     const double last =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - resolving).count() / double(resolved_contacts);
-    pace->seconds_a_contact = pace->seconds_a_contact > 0 ? 0.5 * (pace->seconds_a_contact + last) : last;
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - resolving).count() / double(totals.increments);
+    pace->seconds_an_increment = pace->seconds_an_increment > 0 ? 0.5 * (pace->seconds_an_increment + last) : last;
   }
 
   // The new velocities of the islands resolved from records to the ranks that sent the

@@ -16,13 +16,14 @@
 
 namespace scree::solver {
 
-// How fast this rank resolves collisions: the seconds a colliding contact took it, the mean of
-// its last sweep's and the pace before (0 until known); and the islands it handed to other
-// ranks in its last sweep. An island's time follows its energy-tracking increments, known only
-// once it is resolved, and where the impacts are hard a rank's contacts take longer each: its
-// pace says how (docs/parallel.md, "Collisions by pace").
+// How fast this rank resolves collisions: the seconds an energy-tracking increment took it, the
+// mean of its last sweep's and the pace before (0 until known); and the islands it handed to
+// other ranks in its last sweep. An island's time follows its increments (0.18 µs each), known
+// only once it is resolved: they vary fivefold between islands of one size and follow no rank
+// from sweep to sweep, so a rank's load is its contacts (each taking the mean increments) at its
+// pace an increment, its speed alone (docs/parallel.md, "Collisions by pace").
 struct CollisionPace {
-  double seconds_a_contact = 0;
+  double seconds_an_increment = 0;
   std::size_t islands_handed = 0;
 };
 
@@ -32,7 +33,7 @@ struct CollisionPace {
 // Afterwards the colliding grains' velocities in `posed` are what one process resolving all
 // the contacts gives, on every rank that holds them; returns every rank's totals, on every rank.
 // With `pace` (every rank's, each its own), a rank expected to take longer than the mean over
-// its islands, at its pace, hands islands whose every contact it found to ranks expected to
+// its islands' contacts, at its pace, hands islands whose every contact it found to ranks expected to
 // finish sooner, and this rank's pace is kept up; the bits are the same.
 CollisionTotals resolve_collisions_across_ranks(const World& world, std::vector<RigidBody>& posed,
                                                 std::span<const Contact> colliding, const std::vector<bool>& is_static,

@@ -129,7 +129,7 @@ TEST(CollisionsAcrossRanks, ARowAcrossEverySeamAndACloudResolveAsOnOneProcess) {
       Decomposition::bisection(places, std::vector<std::int64_t>(places.size(), 1), ranks.size()), ranks);
 }
 
-// Islands handed by pace (CollisionPace): rank 0 a thousand times slower a contact than the
+// Islands handed by pace (CollisionPace): rank 0 a thousand times slower an increment than the
 // others hands islands it would resolve in place to them, the last rank's pace not yet known
 // (taken as the mean of the others'); every grain and book the same bits. Each rank's pace then
 // holds what it measured.
@@ -139,15 +139,15 @@ TEST(CollisionsAcrossRanks, IslandsHandedByPaceResolveAsOnOneProcess) {
   const World whole = everything();
   for (std::uint32_t i = 0; i < whole.grain_count(); ++i) places.push_back(whole.bodies[i].position);
   CollisionPace pace;
-  pace.seconds_a_contact = ranks.rank() == 0 ? 1e-3 : ranks.rank() + 1 == ranks.size() ? 0 : 1e-6;
-  const double before = pace.seconds_a_contact;
+  pace.seconds_an_increment = ranks.rank() == 0 ? 1e-3 : ranks.rank() + 1 == ranks.size() ? 0 : 1e-6;
+  const double before = pace.seconds_an_increment;
   expect_resolved_as_one_process(
       Decomposition::bisection(places, std::vector<std::int64_t>(places.size(), 1), ranks.size()), ranks, &pace);
   if (ranks.size() > 1) {
     EXPECT_EQ(pace.islands_handed > 0, ranks.rank() == 0);
   }
-  EXPECT_GT(pace.seconds_a_contact, 0);
-  EXPECT_NE(pace.seconds_a_contact, before);
+  EXPECT_GT(pace.seconds_an_increment, 0);
+  EXPECT_NE(pace.seconds_an_increment, before);
 }
 
 }  // namespace
