@@ -11,7 +11,11 @@
 #       dense  the 50 000 rocks' dense flow, 1 s to 1 s + DENSE_SPAN (default 0.1), restarted
 #              from the checkpoint (strong scaling);
 #       weak   each WORK/weak-R from its release to WEAK_SPAN (default 1.0) on R ranks;
-#       fall   the 50 000 rocks from their release to FALL_SPAN (default 0.5) (strong).
+#       fall   the 50 000 rocks from their release to FALL_SPAN (default 0.5) (strong);
+#       busy   the dense flow on one rank, BUSY_COPIES copies at once (default: the largest of
+#              RANKS), each on a core of its own: one rank's time while every core works, as
+#              they do under R ranks (a clock the cores share, memory and caches shared), a
+#              row a copy; scaling_plot sets the dense series against it too.
 #     Prints and appends to WORK/scaling.csv a row a run: the series, ranks, threads a rank,
 #     grains, the time it ran to (s), steps,
 #     the stepping's wall time by scree-solve's own clock, the whole command's, and the
@@ -26,7 +30,8 @@
 #   MPIRUN="mpirun --oversubscribe"    the launcher and its options, before -np R (with
 #                                      THREADS > 1, options that give a rank THREADS cores:
 #                                      Open MPI's --map-by slot:PE=THREADS)
-#   SERIES="dense weak fall"           which series to run, in that order
+#   SERIES="dense weak fall"           which series to run, in that order (busy: named only)
+#   BUSY_COPIES=16                     busy's copies (at most the cores)
 set -euo pipefail
 usage() { echo "usage: scaling.sh prepare|run WORK" >&2; exit 2; }
 (( $# == 2 )) && [[ $1 == prepare || $1 == run ]] || usage
@@ -46,8 +51,14 @@ case_dir=dem-dc7_dem_1411slide
 series_list=${SERIES:-dense weak fall}
 dense_span=${DENSE_SPAN:-0.1} weak_span=${WEAK_SPAN:-1.0} fall_span=${FALL_SPAN:-0.5}
 for series in $series_list; do
-  [[ $series =~ ^(dense|weak|fall)$ ]] || fail "SERIES: $series is not dense, weak or fall"
+  [[ $series =~ ^(dense|weak|fall|busy)$ ]] || fail "SERIES: $series is not dense, weak, fall or busy"
 done
+if [[ " $series_list " == *" busy "* ]]; then
+  command -v taskset > /dev/null || fail "taskset: not found (util-linux), which the busy series binds its copies with"
+fi
+busy_copies=${BUSY_COPIES:-$(printf '%s\n' $ranks_list | sort -n | tail -1)}
+[[ $busy_copies =~ ^[1-9][0-9]*$ ]] && (( busy_copies <= cores )) || fail "BUSY_COPIES=$busy_copies: not a count of copies up to the $cores cores"
+
 for span in "DENSE_SPAN=$dense_span" "WEAK_SPAN=$weak_span" "FALL_SPAN=$fall_span"; do
   [[ ${span#*=} =~ ^[0-9]*\.?[0-9]+$ ]] && awk -v s="${span#*=}" 'BEGIN { exit !(s > 0) }' || fail "$span: not a time in s above 0"
 done
@@ -97,28 +108,64 @@ started=$SECONDS
 csv=$work/scaling.csv
 [[ -s $csv ]] || echo "series,ranks,threads,grains,until_s,steps,stepping_s,command_s,log_md5,checkpoint_md5" > "$csv"
 
-# run SERIES R DIR DURATION [scree-solve options]: one run of DIR's case on R ranks to DURATION.
+# write_case DIR OUT DURATION: DIR's case as OUT.yaml, its output in OUT, run to DURATION.
+write_case() {
+  # The avatars where this WORK lies now (prepare wrote absolute paths).
+  sed -e "s|^  directory: .*|  directory: $2|" -e "s|duration: .*|duration: $3|" \
+      -e "s|file: [^,]*/avatars/|file: $(dirname "$1")/avatars/|" "$1/case.yaml" > "$2.yaml"
+}
+
+# row SERIES R DURATION OUT T0 T1: the row of the run whose output is OUT (and OUT.out).
+row() {
+  local steps wall grains
+  read -r steps wall < <(awk '/where the time went/ { for (k = 1; k < NF; ++k) { if ($k == "in") w = $(k + 1); if ($k == "steps") s = $(k - 1) } } END { print s, w }' "$4.out")
+  grains=$(awk '/^scree-solve: [0-9]+ grains/ { print $2; exit }' "$4.out")
+  printf '%s,%d,%d,%d,%s,%d,%.3f,%.3f,%s,%s\n' "$1" "$2" "$threads" "$grains" "$3" "$steps" "$wall" "$(awk -v a="$5" -v b="$6" 'BEGIN { print b - a }')" \
+    "$(md5sum < "$4/log.csv" | cut -c1-12)" "$(checksum "$4/checkpoint.h5")" | tee -a "$csv"
+}
+
+# run_case SERIES R DIR DURATION [scree-solve options]: one run of DIR's case on R ranks to DURATION.
 run_case() {
-  local series=$1 r=$2 dir=$3 duration=$4 out yaml t0 t1 wall steps grains
+  local series=$1 r=$2 dir=$3 duration=$4 out t0 t1
   shift 4
   out=$dir/$series-R$r$layout
-  yaml=$out.yaml
   rm -rf "$out"
-  # The avatars where this WORK lies now (prepare wrote absolute paths).
-  sed -e "s|^  directory: .*|  directory: $out|" -e "s|duration: .*|duration: $duration|" \
-      -e "s|file: [^,]*/avatars/|file: $(dirname "$dir")/avatars/|" "$dir/case.yaml" > "$yaml"
+  write_case "$dir" "$out" "$duration"
   t0=$(date +%s.%N)
   # One rank under the launcher too: a singleton's MPI_Init starts a daemon of its own.
-  (cd "$dir" && "${mpirun[@]}" -np "$r" "${solve[@]}" "$yaml" "$@") > "$out.out" 2>&1 ||
+  (cd "$dir" && "${mpirun[@]}" -np "$r" "${solve[@]}" "$out.yaml" "$@") > "$out.out" 2>&1 ||
     { tail -5 "$out.out" >&2; fail "$series on $r ranks failed ($out.out)"; }
   t1=$(date +%s.%N)
-  read -r steps wall < <(awk '/where the time went/ { for (k = 1; k < NF; ++k) { if ($k == "in") w = $(k + 1); if ($k == "steps") s = $(k - 1) } } END { print s, w }' "$out.out")
-  grains=$(awk '/^scree-solve: [0-9]+ grains/ { print $2; exit }' "$out.out")
-  printf '%s,%d,%d,%d,%s,%d,%.3f,%.3f,%s,%s\n' "$series" "$r" "$threads" "$grains" "$duration" "$steps" "$wall" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" \
-    "$(md5sum < "$out/log.csv" | cut -c1-12)" "$(checksum "$out/checkpoint.h5")" | tee -a "$csv"
+  row "$series" "$r" "$duration" "$out" "$t0" "$t1"
+}
+
+# busy_copies DIR DURATION [scree-solve options]: BUSY_COPIES one-rank runs of DIR's case at
+# once, copy k on core k alone (each its own launcher, bound to nothing: taskset binds it).
+busy_copies() {
+  local dir=$1 duration=$2 k t0
+  shift 2
+  local outs=() ends=()
+  t0=$(date +%s.%N)
+  for ((k = 0; k < busy_copies; ++k)); do
+    outs+=("$dir/busy-$k$layout")
+    rm -rf "${outs[k]}" "${outs[k]}.end"
+    write_case "$dir" "${outs[k]}" "$duration"
+    (cd "$dir" && "${mpirun[@]}" -np 1 --bind-to none taskset -c "$k" "${solve[@]}" "${outs[k]}.yaml" "$@" > "${outs[k]}.out" 2>&1 &&
+       date +%s.%N > "${outs[k]}.end") &
+  done
+  wait
+  for ((k = 0; k < busy_copies; ++k)); do
+    [[ -s ${outs[k]}.end ]] || { tail -5 "${outs[k]}.out" >&2; fail "busy copy $k failed (${outs[k]}.out)"; }
+    row busy 1 "$duration" "${outs[k]}" "$t0" "$(cat "${outs[k]}.end")"
+  done
 }
 
 for series in $series_list; do
+  if [[ $series == busy ]]; then
+    if (( budget > 0 && SECONDS - started > budget )); then echo "busy,1,skipped: past BUDGET=$budget s"; continue; fi
+    busy_copies "$work/strong/$case_dir" "$(awk -v s="$dense_span" 'BEGIN { print 1 + s }')" --restart "$work/strong/$case_dir/run1s/checkpoint.h5"
+    continue
+  fi
   for r in $ranks_list; do
     if (( budget > 0 && SECONDS - started > budget )); then echo "$series,$r,skipped: past BUDGET=$budget s"; continue; fi
     case $series in

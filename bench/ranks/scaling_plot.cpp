@@ -4,7 +4,10 @@
 // one rank of the series on a fixed avalanche (dense, fall) against the ranks, with the ideal
 // and 70 % of it;
 // weak_scaling.png: the weak series' efficiency, one rank's time a step over R ranks' (R
-// times the grains over R times the area). Prints the table it draws.
+// times the grains over R times the area). Prints the table it draws, and where the file has
+// a busy series (one-rank runs of the dense flow while every core runs one), the dense
+// series against that too: what the ranks cost each other beyond what busy cores cost any
+// process (a clock the cores share, memory and caches shared).
 //
 //   xvfb-run -a build/bin/scaling_plot docs/data/scaling-16-cores.csv docs/images
 #include <algorithm>
@@ -81,6 +84,19 @@ int main(int argc, char** argv) {
     std::set<int> strong_ranks;
     std::printf("series,ranks,runs,median_s,speed_up,efficiency\n");
     for (const auto& [name, series_runs] : runs) {
+      if (name.rfind("busy ", 0) == 0) {
+        // One rank among busy cores: against the dense flow to the same time, not a curve.
+        const std::vector<double>& busy = series_runs.seconds.begin()->second;
+        std::printf("%s,1,%zu,%.3f,,\n", name.c_str(), busy.size(), median(busy));
+        const auto dense = runs.find("dense " + name.substr(5));
+        if (dense == runs.end()) continue;
+        for (const auto& [ranks, values] : dense->second.seconds) {
+          const double speed_up = median(busy) / median(values);
+          std::printf("%s against busy,%d,%zu,%.3f,%.2f,%.3f\n", dense->first.c_str(), ranks, values.size(), median(values),
+                      speed_up, speed_up / ranks);
+        }
+        continue;
+      }
       const bool is_weak = name.rfind("weak ", 0) == 0;
       const auto& times = is_weak ? series_runs.seconds_a_step : series_runs.seconds;
       if (!times.count(1)) throw std::runtime_error(std::string(argv[1]) + ": series " + name + " has no one-rank run");
