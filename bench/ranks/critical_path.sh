@@ -36,9 +36,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 source "$here/oversubscribe.sh"
 root=$(cd "$here/../.." && pwd)
 solve=$(realpath "${BUILD_DIR:-$root/build}")/bin/scree-solve
-work=${KEEP:-$(mktemp -d)}
-mkdir -p "$work"
-[[ -n ${KEEP:-} ]] || trap 'rm -rf "$work"' EXIT
+source "$here/kept_folder.sh"
 mpicc -O2 -shared -fPIC "$here/critical_path.c" -o "$work/libcritical_path.so"
 mpicc -O2 "$here/mpi_latency.c" -o "$work/mpi_latency"
 export OMP_NUM_THREADS=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1

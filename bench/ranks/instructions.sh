@@ -27,9 +27,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 source "$here/oversubscribe.sh"
 root=$(cd "$here/../.." && pwd)
 solve=$(realpath "${BUILD_DIR:-$root/build}")/bin/scree-solve
-work=${KEEP:-$(mktemp -d)}
-mkdir -p "$work"
-[[ -n ${KEEP:-} ]] || trap 'rm -rf "$work"' EXIT
+source "$here/kept_folder.sh"
 read -r -a options <<< "${SOLVE:-}"
 # OMP_WAIT_POLICY set: scree-solve would otherwise run itself again to set it, which valgrind
 # does not follow.
