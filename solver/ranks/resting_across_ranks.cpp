@@ -376,7 +376,16 @@ std::vector<Part> parts_for_solvers(const World& world, const RestingImpulses& i
   const BodyNames names{world};
   const std::size_t n = world.grain_count(), rank_count = std::size_t(ranks.size());
   std::vector<Part> parts(rank_count, Part{ranks.rank(), {}, {}, {}, {}});
-  std::vector<char> need(n * rank_count, 0);  // by grain and rank: whether its part holds the grain
+  // The solvers whose parts hold each grain: nearly always one, the first kept by grain, any
+  // other as (grain, solver) apart (a flag by grain and rank, n × R bytes zeroed and read every
+  // sweep, grew with the ranks).
+  constexpr std::uint32_t no_solver = ~std::uint32_t(0);
+  std::vector<std::uint32_t> first_solver(n, no_solver);
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> other_solvers;
+  auto need = [&](std::uint32_t i, std::uint32_t solver) {
+    if (first_solver[i] == no_solver) first_solver[i] = solver;
+    else if (first_solver[i] != solver) other_solvers.emplace_back(i, solver);
+  };
   const std::set<std::uint64_t>& big = solvers.big;
   // Each grain's big island, by its place among them in label order (none for a small one's).
   std::vector<std::uint32_t> big_of(n, SharedIslands::none);
@@ -395,8 +404,8 @@ std::vector<Part> parts_for_solvers(const World& world, const RestingImpulses& i
     const std::size_t solver =
         std::size_t(big_of[face.a] == SharedIslands::none ? solvers.of(labels[face.a]) : strips.rank_of_face(std::uint32_t(f)));
     const FaceRecord record = face_record(names, face, seq, std::uint32_t(end - next_point), big_of[face.a]);
-    need[face.a * rank_count + solver] = 1;
-    if (!record.b_static) need[face.b * rank_count + solver] = 1;
+    need(face.a, std::uint32_t(solver));
+    if (!record.b_static) need(face.b, std::uint32_t(solver));
     if (int(solver) == ranks.rank())
       own.faces.push_back({record.order(), std::uint32_t(f), std::uint32_t(next_point), std::uint32_t(end), record.big});
     else
@@ -409,15 +418,30 @@ std::vector<Part> parts_for_solvers(const World& world, const RestingImpulses& i
                resting.points.data() + o.first);
     let_go(own.faces);
   }
-  for (std::uint32_t i = 0; i < n; ++i)
-    for (std::size_t solver = 0; solver < rank_count; ++solver)
-      if (!need[i * rank_count + solver]) continue;
-      else if (int(solver) == ranks.rank()) own.grains.push_back(i);
-      else {
-        GrainState& g = parts[solver].grains.emplace_back(GrainState{world.id[i], record_of(bodies.velocities[i]), {}, {}});
-        put(bodies.corrections[i].velocity, g.correction);
-        put(bodies.corrections[i].angular_velocity, g.angular_correction);
-      }
+  // By grain, then solver: each part's grains in id order.
+  std::sort(other_solvers.begin(), other_solvers.end());
+  other_solvers.erase(std::unique(other_solvers.begin(), other_solvers.end()), other_solvers.end());
+  auto take = [&](std::uint32_t i, std::uint32_t solver) {
+    if (int(solver) == ranks.rank()) {
+      own.grains.push_back(i);
+    } else {
+      GrainState& g = parts[solver].grains.emplace_back(GrainState{world.id[i], record_of(bodies.velocities[i]), {}, {}});
+      put(bodies.corrections[i].velocity, g.correction);
+      put(bodies.corrections[i].angular_velocity, g.angular_correction);
+    }
+  };
+  std::vector<std::uint32_t> solvers_of_grain;
+  for (std::uint32_t i = 0, k = 0; i < n; ++i) {
+    if (first_solver[i] == no_solver) continue;
+    if (k == other_solvers.size() || other_solvers[k].first != i) {
+      take(i, first_solver[i]);
+      continue;
+    }
+    solvers_of_grain.assign(1, first_solver[i]);
+    for (; k < other_solvers.size() && other_solvers[k].first == i; ++k) solvers_of_grain.push_back(other_solvers[k].second);
+    std::sort(solvers_of_grain.begin(), solvers_of_grain.end());
+    for (const std::uint32_t solver : solvers_of_grain) take(i, solver);
+  }
   auto send = [&](const RestingImpulses::Entry& entry, int solver) {
     if (solver == ranks.rank()) own.entries.push_back(&entry);
     else parts[std::size_t(solver)].entries.push_back(entry_record(names, entry.first, entry.second, impulses.set_this_step(entry)));
