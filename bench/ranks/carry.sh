@@ -38,6 +38,8 @@ pack() {
   trap 'rm -rf "$stage"' EXIT
   mkdir -p "$stage/lib" "$stage/bin" "$stage/sys" "$stage/work"
   cp -L "$solve" "$stage/bin/"
+  # scaling.sh's busy series binds its copies with taskset, should the machine lack it.
+  cp -L "$(command -v taskset)" "$stage/bin/"
   # Every library that a program or one of Open MPI's components loads, and the loader.
   local files=("$solve" "${launchers[@]}")
   for dir in "${mpi_libraries[@]}"; do
@@ -81,7 +83,7 @@ unpack() {
 # Made by bench/ranks/carry.sh unpack: source it before bench/ranks/scaling.sh run $dir/work.
 export HOME=\${HOME:-/root} OMPI_MCA_plm=isolated OMPI_MCA_btl_vader_single_copy_mechanism=none
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export SOLVE="$loader $dir/bin/scree-solve"
+export SOLVE="$loader $dir/bin/scree-solve" PATH="\$PATH:$dir/bin"
 export MPIRUN="$loader ${launchers[0]} --bind-to core"
 EOF
   echo "carry.sh: unpacked in $dir; source $dir/env.sh, then bench/ranks/scaling.sh run $dir/work"

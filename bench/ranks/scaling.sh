@@ -140,7 +140,8 @@ run_case() {
 }
 
 # busy_copies DIR DURATION [scree-solve options]: BUSY_COPIES one-rank runs of DIR's case at
-# once, copy k on core k alone (each its own launcher, bound to nothing: taskset binds it).
+# once, copy k on core k alone (each its own launcher; taskset binds the rank over whatever
+# core the launcher chose, and MPIRUN's own binding is left as it is: two would conflict).
 busy_copies() {
   local dir=$1 duration=$2 k t0
   shift 2
@@ -150,7 +151,7 @@ busy_copies() {
     outs+=("$dir/busy-$k$layout")
     rm -rf "${outs[k]}" "${outs[k]}.end"
     write_case "$dir" "${outs[k]}" "$duration"
-    (cd "$dir" && "${mpirun[@]}" -np 1 --bind-to none taskset -c "$k" "${solve[@]}" "${outs[k]}.yaml" "$@" > "${outs[k]}.out" 2>&1 &&
+    (cd "$dir" && "${mpirun[@]}" -np 1 taskset -c "$k" "${solve[@]}" "${outs[k]}.yaml" "$@" > "${outs[k]}.out" 2>&1 &&
        date +%s.%N > "${outs[k]}.end") &
   done
   wait
