@@ -1,5 +1,6 @@
 #include "solver/ranks/tile_share.h"
 
+#include <cstring>
 #include <map>
 #include <stdexcept>
 
@@ -111,26 +112,35 @@ void TileShare::start_phase(std::size_t phase, const std::vector<RigidBody>& bod
   if (route.partners.empty()) return;
   constexpr int slots = CoarseLayers::slots;
   auto impulses_of = [&](std::uint32_t b) -> const GroupImpulse* { return group_impulses_of(impulses, place, b); };
+  // Each message's values written where they travel, its size known first: a phase's
+  // messages had been built in a growing array and copied (docs/benchmarks.md, "Instructions
+  // on sixteen ranks").
+  auto bytes_of = [&](const std::vector<std::uint32_t>& bodies_sent) {
+    std::size_t values = 0;
+    for (std::uint32_t b : bodies_sent) values += body_values + (impulses_of(b) ? impulse_values : 0);
+    return values * sizeof(double);
+  };
   std::vector<Bytes> to;
   for (const std::vector<std::uint32_t>& send : route.send) {
-    std::vector<double> values;
+    Bytes& bytes = to.emplace_back(bytes_of(send));
+    std::byte* at = bytes.data();
+    auto put = [&](double value) {
+      std::memcpy(at, &value, sizeof value);
+      at += sizeof value;
+    };
+    auto put_vec = [&](const Vec3& v) { put(v.x()), put(v.y()), put(v.z()); };
     for (std::uint32_t b : send) {
       const RigidBody& body = bodies[b];
-      values.insert(values.end(), {body.velocity.x(), body.velocity.y(), body.velocity.z(), body.angular_velocity.x(),
-                                   body.angular_velocity.y(), body.angular_velocity.z(), double(moved[b])});
+      put_vec(body.velocity);
+      put_vec(body.angular_velocity);
+      put(double(moved[b]));
       if (const GroupImpulse* x = impulses_of(b))
         for (int s = 0; s < slots; ++s)
-          for (const Vec3* v : {&x[s].linear, &x[s].angular, &x[s].normal_linear, &x[s].normal_angular})
-            values.insert(values.end(), {v->x(), v->y(), v->z()});
+          for (const Vec3* v : {&x[s].linear, &x[s].angular, &x[s].normal_linear, &x[s].normal_angular}) put_vec(*v);
     }
-    to.push_back(to_bytes(std::span<const double>(values)));
   }
   std::vector<std::size_t> sizes;
-  for (const std::vector<std::uint32_t>& take : route.take) {
-    std::size_t values = 0;
-    for (std::uint32_t b : take) values += body_values + (impulses_of(b) ? impulse_values : 0);
-    sizes.push_back(values * sizeof(double));
-  }
+  for (const std::vector<std::uint32_t>& take : route.take) sizes.push_back(bytes_of(take));
   under_way_ = {ranks_.start_exchange(route.partners, std::move(to), sizes), phase, impulses, place};
 }
 
@@ -141,18 +151,22 @@ void TileShare::finish_phase(std::vector<RigidBody>& bodies, std::vector<int>& m
   constexpr int slots = CoarseLayers::slots;
   auto impulses_of = [&](std::uint32_t b) { return group_impulses_of(under_way_.impulses, under_way_.place, b); };
   for (std::size_t k = 0; k < route.partners.size(); ++k) {
-    const std::vector<double> values = from_bytes<double>(from[k]);
-    const double* at = values.data();
+    const std::byte* at = from[k].data();  // read where it came, as start_phase wrote it
+    auto take = [&] {
+      double value;
+      std::memcpy(&value, at, sizeof value);
+      at += sizeof value;
+      return value;
+    };
     auto vec = [&] {
-      const Vec3 v(at[0], at[1], at[2]);
-      at += 3;
-      return v;
+      const double x = take(), y = take();
+      return Vec3(x, y, take());
     };
     for (std::uint32_t b : route.take[k]) {
       RigidBody& body = bodies[b];
       body.velocity = vec();
       body.angular_velocity = vec();
-      moved[b] = int(*at++);
+      moved[b] = int(take());
       if (GroupImpulse* x = impulses_of(b))
         for (int s = 0; s < slots; ++s)
           for (Vec3* v : {&x[s].linear, &x[s].angular, &x[s].normal_linear, &x[s].normal_angular}) *v = vec();
