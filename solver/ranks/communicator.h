@@ -138,5 +138,24 @@ std::vector<T> from_bytes(const Bytes& bytes) {
   if (!values.empty()) std::memcpy(values.data(), bytes.data(), values.size() * sizeof(T));
   return values;
 }
+// `count` values, the k-th value(k), written into bytes where they travel, and the k-th read
+// where it came: no array between (a message a sweep each way to every partner).
+template <class T, class Value>
+Bytes to_bytes(std::size_t count, Value value) {
+  static_assert(std::is_trivially_copyable_v<T>);
+  Bytes bytes(count * sizeof(T));
+  for (std::size_t k = 0; k < count; ++k) {
+    const T v = value(k);
+    std::memcpy(bytes.data() + k * sizeof(T), &v, sizeof(T));
+  }
+  return bytes;
+}
+template <class T>
+T value_at(const Bytes& bytes, std::size_t k) {
+  static_assert(std::is_trivially_copyable_v<T>);
+  T v;
+  std::memcpy(&v, bytes.data() + k * sizeof(T), sizeof(T));
+  return v;
+}
 
 }  // namespace scree::solver

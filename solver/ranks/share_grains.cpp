@@ -178,18 +178,15 @@ Halo share_grains(World& world, std::vector<char>& owned, const Decomposition& r
 
 void refresh_halo(std::vector<RigidBody>& bodies, const Halo& halo, const Ranks& ranks) {
   std::vector<Bytes> outgoing;
-  for (const std::vector<std::uint32_t>& send : halo.send) {
-    std::vector<Motion> motions;
-    for (std::uint32_t i : send) motions.push_back(motion_of(bodies[i]));
-    outgoing.push_back(to_bytes<Motion>(motions));
-  }
+  for (const std::vector<std::uint32_t>& send : halo.send)
+    outgoing.push_back(to_bytes<Motion>(send.size(), [&](std::size_t j) { return motion_of(bodies[send[j]]); }));
   const std::vector<Bytes> incoming = ranks.exchange(halo.partners, outgoing);
   for (std::size_t k = 0; k < halo.partners.size(); ++k) {
-    const std::vector<Motion> motions = from_bytes<Motion>(incoming[k]);
-    if (motions.size() != halo.take[k].size())
-      throw std::logic_error("refresh_halo: rank " + std::to_string(halo.partners[k]) + " sent " +
-                             std::to_string(motions.size()) + " grains for a halo of " + std::to_string(halo.take[k].size()));
-    for (std::size_t j = 0; j < motions.size(); ++j) set_motion(bodies[halo.take[k][j]], motions[j]);
+    const std::size_t count = incoming[k].size() / sizeof(Motion);
+    if (count != halo.take[k].size())
+      throw std::logic_error("refresh_halo: rank " + std::to_string(halo.partners[k]) + " sent " + std::to_string(count) +
+                             " grains for a halo of " + std::to_string(halo.take[k].size()));
+    for (std::size_t j = 0; j < count; ++j) set_motion(bodies[halo.take[k][j]], value_at<Motion>(incoming[k], j));
   }
 }
 

@@ -179,6 +179,31 @@ TEST(Communicator, ExchangesWithNeighboursOnARow) {
   expect_exchange_with(ranks, partners);
 }
 
+// Values made one by one into the bytes they travel in, and read one by one where they came,
+// are the values (a struct of mixed numbers, as the halo's motions).
+TEST(Communicator, ValuesWrittenWhereTheyTravelReadBackWhereTheyCame) {
+  struct Value {
+    double x[3];
+    std::int32_t k;
+  };
+  const Ranks ranks = Ranks::world();
+  std::vector<int> partners;
+  for (int r = 0; r < ranks.size(); ++r)
+    if (r != ranks.rank()) partners.push_back(r);
+  auto value = [](int from, int to, std::size_t k) { return Value{{0.5 * from, 0.25 * to, double(k) / 3}, 7 * from + to}; };
+  std::vector<Bytes> to;
+  for (int p : partners) to.push_back(to_bytes<Value>(std::size_t(p + 2), [&](std::size_t k) { return value(ranks.rank(), p, k); }));
+  const std::vector<Bytes> from = ranks.exchange(partners, to);
+  for (std::size_t j = 0; j < partners.size(); ++j) {
+    ASSERT_EQ(from[j].size(), std::size_t(ranks.rank() + 2) * sizeof(Value));
+    for (std::size_t k = 0; k < std::size_t(ranks.rank() + 2); ++k) {
+      const Value got = value_at<Value>(from[j], k), sent = value(partners[j], ranks.rank(), k);
+      EXPECT_EQ(got.k, sent.k);
+      for (int d = 0; d < 3; ++d) EXPECT_EQ(got.x[d], sent.x[d]) << "from rank " << partners[j] << ", value " << k;
+    }
+  }
+}
+
 TEST(Communicator, RefusesPartnersItCannotHave) {
   const Ranks alone;
   EXPECT_EQ(alone.size(), 1);
