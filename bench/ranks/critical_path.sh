@@ -47,6 +47,7 @@ printf 'two ranks here: a message %.2f µs, a collective %.2f µs\n' "$(awk -v x
 # The case with its output in $work/R<ranks> (its relative paths still hold beside it).
 run() {
   local copy=$(dirname "$case_file")/.critical_path.R$1.yaml
+  scratch+=("$copy")
   sed -e "s|^  directory: .*|  directory: $work/R$1|" "$case_file" > "$copy"
   local launch=(mpirun $(oversubscribe "$1"))
   # More ranks than cores: each rank keeps a core until it waits (first in, first out, at the
@@ -61,7 +62,7 @@ run() {
   # others here counts as slow and is given less work, which on a core of its own it is not.
   launch+=(-x CRITICAL_PATH_CLOCK=cpu)
   "${launch[@]}" -np "$1" -x LD_PRELOAD="$work/libcritical_path.so" -x CRITICAL_PATH_OUT="$work/calls.R$1" \
-    "$solve" "$copy" ${SOLVE:-} > "$work/R$1.log" 2>&1 || { rm -f "$copy"; cat "$work/R$1.log" >&2; exit 1; }
+    "$solve" "$copy" ${SOLVE:-} > "$work/R$1.log" 2>&1 || { cat "$work/R$1.log" >&2; exit 1; }
   rm -f "$copy"
 }
 

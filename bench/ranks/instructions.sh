@@ -22,6 +22,8 @@ case_file=$(realpath "$1")
 [[ -f $case_file ]] || { echo "instructions.sh: error: $1: no such case" >&2; exit 1; }
 ranks=$2 short=$3 long=$4
 [[ $ranks =~ ^[1-9][0-9]*$ ]] || usage
+[[ $short =~ ^[0-9]*\.?[0-9]+$ && $long =~ ^[0-9]*\.?[0-9]+$ ]] && awk -v a="$short" -v b="$long" 'BEGIN { exit !(a < b) }' ||
+  { echo "instructions.sh: error: SHORT=$short, LONG=$long: not two end times in s, the first the earlier" >&2; exit 2; }
 command -v valgrind > /dev/null || { echo "instructions.sh: error: valgrind: not installed (apt-get install valgrind)" >&2; exit 1; }
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/oversubscribe.sh"
@@ -37,12 +39,12 @@ export OMP_NUM_THREADS=1 OMP_WAIT_POLICY=passive OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_A
 count() {
   local name=$1 r=$2 copy
   copy=$(dirname "$case_file")/.instructions.$name.yaml
+  scratch+=("$copy")
   sed -e "s|^  directory: .*|  directory: $work/$name|" -e "s|^  duration: .*|  duration: $3|" "$case_file" > "$copy"
   # Each rank names its own file (%q: the variable Open MPI gives each rank; empty on one).
   mpirun -np "$r" $(oversubscribe "$r") valgrind --tool=cachegrind --cache-sim=no \
     --cachegrind-out-file="$work/$name.%q{OMPI_COMM_WORLD_RANK}" "$solve" "$copy" "${options[@]}" > "$work/$name.log" 2>&1 ||
-    { rm -f "$copy"; tail -5 "$work/$name.log" >&2; echo "instructions.sh: error: $name failed ($work/$name.log)" >&2; exit 1; }
-  rm -f "$copy"
+    { tail -5 "$work/$name.log" >&2; echo "instructions.sh: error: $name failed ($work/$name.log)" >&2; exit 1; }
 }
 count one-short 1 "$short"
 count one-long 1 "$long"

@@ -10,8 +10,8 @@ namespace scree::solver {
 
 namespace {
 
-// A label told a partner: the shared grain's place in the lists the two hold of each other
-// (the partner's send list, then its take list, as seen from it), and the label.
+// A label told a partner: the shared grain's place in the partner's order (its own grains this
+// rank holds, then this rank's it holds), and the label.
 struct Told {
   IslandLabel label;
   std::uint32_t at;
@@ -35,32 +35,31 @@ std::vector<IslandLabel> island_labels(std::span<const std::uint64_t> ids,
   for (std::uint32_t i = 0; i < n; ++i) least[i] = {ids[i], ranks.rank()};
   for (std::size_t k = 0; k < halo.partners.size(); ++k)
     for (std::uint32_t i : halo.take[k]) least[i].owner = halo.partners[k];
-  // By partner and shared grain (its take list, then its send list: the order the partner
-  // sends them in), the least id each side knows the other holds for it: at first the
+  // By partner and shared grain, in this rank's order (the partner's grains held here, then
+  // this rank's it holds), the least id each side knows the other holds for it: at first the
   // grain's own. A round tells each partner only the labels that fell since (a round's
   // labels, every shared grain's, had been most of the sharing's instructions on sixteen
-  // ranks: docs/benchmarks.md, "Instructions on sixteen ranks").
+  // ranks: docs/benchmarks.md, "Instructions on sixteen ranks"). The partner's order is the
+  // other way round: its own grains first.
+  auto grain_at = [&](std::size_t k, std::size_t place) {
+    return place < halo.take[k].size() ? halo.take[k][place] : halo.send[k][place - halo.take[k].size()];
+  };
+  auto partners_place = [&](std::size_t k, std::size_t place) {
+    return std::uint32_t(place < halo.take[k].size() ? halo.send[k].size() + place : place - halo.take[k].size());
+  };
   std::vector<std::vector<std::uint64_t>> known(halo.partners.size());
   for (std::size_t k = 0; k < halo.partners.size(); ++k) {
-    for (std::uint32_t i : halo.take[k]) known[k].push_back(ids[i]);
-    for (std::uint32_t i : halo.send[k]) known[k].push_back(ids[i]);
+    known[k].resize(halo.take[k].size() + halo.send[k].size());
+    for (std::size_t place = 0; place < known[k].size(); ++place) known[k][place] = ids[grain_at(k, place)];
   }
   for (;;) {
     std::vector<Bytes> outgoing;
     for (std::size_t k = 0; k < halo.partners.size(); ++k) {
       std::vector<Told> told;
-      std::uint32_t at = 0;
-      // Seen from the partner: this rank's send list is its take list.
-      for (const auto* list : {&halo.send[k], &halo.take[k]})
-        for (std::uint32_t i : *list) {
-          const IslandLabel& label = least[root[i]];
-          // `known` is in this rank's order (take, then send); `at` in the partner's.
-          const std::size_t here = list == &halo.send[k] ? halo.take[k].size() + at : at - halo.send[k].size();
-          if (label.id < known[k][here]) {
-            told.push_back({label, at});
-            known[k][here] = label.id;
-          }
-          ++at;
+      for (std::size_t place = 0; place < known[k].size(); ++place)
+        if (const IslandLabel& label = least[root[grain_at(k, place)]]; label.id < known[k][place]) {
+          told.push_back({label, partners_place(k, place)});
+          known[k][place] = label.id;
         }
       outgoing.push_back(to_bytes<Told>(told));
     }
@@ -70,9 +69,8 @@ std::vector<IslandLabel> island_labels(std::span<const std::uint64_t> ids,
       for (const Told& heard : from_bytes<Told>(incoming[k])) {
         if (heard.at >= known[k].size())
           throw std::logic_error("island_labels: rank " + std::to_string(halo.partners[k]) + " shares other grains");
-        const std::uint32_t i = heard.at < halo.take[k].size() ? halo.take[k][heard.at] : halo.send[k][heard.at - halo.take[k].size()];
         known[k][heard.at] = std::min(known[k][heard.at], heard.label.id);  // the partner knows it: not told back
-        if (IslandLabel& label = least[root[i]]; heard.label.id < label.id) {
+        if (IslandLabel& label = least[root[grain_at(k, heard.at)]]; heard.label.id < label.id) {
           label = heard.label;
           fell = 1;
         }

@@ -151,13 +151,8 @@ void TileShare::finish_phase(std::vector<RigidBody>& bodies, std::vector<int>& m
   constexpr int slots = CoarseLayers::slots;
   auto impulses_of = [&](std::uint32_t b) { return group_impulses_of(under_way_.impulses, under_way_.place, b); };
   for (std::size_t k = 0; k < route.partners.size(); ++k) {
-    const std::byte* at = from[k].data();  // read where it came, as start_phase wrote it
-    auto take = [&] {
-      double value;
-      std::memcpy(&value, at, sizeof value);
-      at += sizeof value;
-      return value;
-    };
+    std::size_t at = 0;  // read where it came, as start_phase wrote it
+    auto take = [&] { return value_at<double>(from[k], at++); };
     auto vec = [&] {
       const double x = take(), y = take();
       return Vec3(x, y, take());
