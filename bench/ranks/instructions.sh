@@ -24,16 +24,8 @@ ranks=$2 short=$3 long=$4
 [[ $ranks =~ ^[1-9][0-9]*$ ]] || usage
 [[ $short =~ ^[0-9]*\.?[0-9]+$ && $long =~ ^[0-9]*\.?[0-9]+$ ]] && awk -v a="$short" -v b="$long" 'BEGIN { exit !(a < b) }' ||
   { echo "instructions.sh: error: SHORT=$short, LONG=$long: not two end times in s, the first the earlier" >&2; exit 2; }
-command -v valgrind > /dev/null || { echo "instructions.sh: error: valgrind: not installed (apt-get install valgrind)" >&2; exit 1; }
-here=$(cd "$(dirname "$0")" && pwd)
-source "$here/oversubscribe.sh"
-root=$(cd "$here/../.." && pwd)
-solve=$(realpath "${BUILD_DIR:-$root/build}")/bin/scree-solve
-source "$here/kept_folder.sh"
-read -r -a options <<< "${SOLVE:-}"
-# OMP_WAIT_POLICY set: scree-solve would otherwise run itself again to set it, which valgrind
-# does not follow.
-export OMP_NUM_THREADS=1 OMP_WAIT_POLICY=passive OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+tool=instructions.sh
+source "$(dirname "$0")/under_valgrind.sh"
 
 # count NAME R DURATION: the case on R ranks to DURATION, each rank's counts in $work/NAME.<rank>.
 count() {

@@ -14,6 +14,26 @@ CollidingContact colliding_contact(const World& world, const Contact& contact) {
   return {{contact.a, contact.b, contact.point, contact.normal, law.friction, law.restitution}, contact.wall};
 }
 
+void IslandIncrements::add(std::size_t contacts, std::int64_t island_increments) {
+  const std::size_t k = std::min(contacts, sizes) - 1;
+  islands[k] += k + 1 < sizes ? 1 : std::int64_t(contacts);
+  increments[k] += island_increments;
+}
+
+IslandIncrements& IslandIncrements::operator+=(const IslandIncrements& other) {
+  for (std::size_t k = 0; k < sizes; ++k) islands[k] += other.islands[k], increments[k] += other.increments[k];
+  return *this;
+}
+
+double IslandIncrements::expected(std::size_t contacts) const {
+  const std::size_t k = std::min(contacts, sizes) - 1;
+  if (islands[k] > 0) return double(increments[k]) / double(islands[k]) * (k + 1 < sizes ? 1.0 : double(contacts));
+  std::int64_t all_contacts = 0, all_increments = 0;
+  for (std::size_t j = 0; j < sizes; ++j)
+    all_contacts += j + 1 < sizes ? std::int64_t(j + 1) * islands[j] : islands[j], all_increments += increments[j];
+  return all_contacts > 0 ? double(all_increments) / double(all_contacts) * double(contacts) : double(contacts);
+}
+
 CollisionTotals& CollisionTotals::operator+=(const CollisionTotals& other) {
   restitution += other.restitution;
   friction += other.friction;
@@ -21,6 +41,7 @@ CollisionTotals& CollisionTotals::operator+=(const CollisionTotals& other) {
   islands += other.islands;
   increments += other.increments;
   stored_peak = std::max(stored_peak, other.stored_peak);
+  by_size += other.by_size;
   return *this;
 }
 
@@ -30,10 +51,15 @@ void CollisionTotals::sum_across(const Ranks& ranks) {
   restitution = losses[0];
   friction = losses[1];
   walls.sum_across(ranks);
-  std::array<std::int64_t, 2> counts{islands, increments};
+  // The counts and the islands by size in one reduction.
+  std::array<std::int64_t, 2 + 2 * IslandIncrements::sizes> counts{islands, increments};
+  std::copy(by_size.islands.begin(), by_size.islands.end(), counts.begin() + 2);
+  std::copy(by_size.increments.begin(), by_size.increments.end(), counts.begin() + 2 + IslandIncrements::sizes);
   ranks.sum(counts);
   islands = counts[0];
   increments = counts[1];
+  std::copy_n(counts.begin() + 2, IslandIncrements::sizes, by_size.islands.begin());
+  std::copy_n(counts.begin() + 2 + IslandIncrements::sizes, IslandIncrements::sizes, by_size.increments.begin());
   stored_peak = ranks.max(stored_peak);
 }
 
@@ -66,6 +92,7 @@ CollisionTotals resolve_collision_islands(std::vector<RigidBody>& bodies, std::s
     const CollisionBooks& books = island_books[i];
     ++totals.islands;
     totals.increments += books.increments;
+    totals.by_size.add(islands[i].contacts.size(), books.increments);
     totals.stored_peak = std::max(totals.stored_peak, books.stored_peak);
     totals.restitution += books.restitution_loss;
     totals.friction += books.friction_loss;

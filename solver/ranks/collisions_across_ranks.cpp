@@ -168,7 +168,7 @@ CollisionTotals resolve_in_place(const World& world, std::vector<RigidBody>& pos
   return resolve_collision_islands(posed, in_order, is_static, world.walls, settings);
 }
 
-// By rank, its pace (ps a contact; 0: not known, taken as the mean of the known); empty where
+// By rank, its pace (ps an increment; 0: not known, taken as the mean of the known); empty where
 // none is known.
 std::vector<std::int64_t> paces_of(std::span<const std::int64_t> pace_ps) {
   std::int64_t known = 0, sum = 0;
@@ -180,19 +180,19 @@ std::vector<std::int64_t> paces_of(std::span<const std::int64_t> pace_ps) {
 }
 
 // What each rank hands to others, in time (ps) at the giver's pace: from the ranks expected to
-// take longer than the mean (`contacts` times `paces`, by rank), in rank order, their excess to
+// take longer than the mean (`increments` times `paces`, by rank), in rank order, their excess to
 // the ranks expected to take less, in rank order, each up to its shortfall. None where no rank
 // is over the mean by more than a twentieth. The same on every rank.
 struct Hand {
   int giver, taker;
   std::int64_t ps;
 };
-std::vector<Hand> hands_of(std::span<const std::int64_t> contacts, std::span<const std::int64_t> paces) {
-  const std::size_t ranks = contacts.size();
+std::vector<Hand> hands_of(std::span<const std::int64_t> increments, std::span<const std::int64_t> paces) {
+  const std::size_t ranks = increments.size();
   std::vector<std::int64_t> load(ranks);
   std::int64_t total = 0, most = 0;
   for (std::size_t r = 0; r < ranks; ++r) {
-    load[r] = contacts[r] * paces[r];
+    load[r] = increments[r] * paces[r];
     total += load[r];
     most = std::max(most, load[r]);
   }
@@ -263,11 +263,31 @@ CollisionTotals resolve_collisions_across_ranks(const World& world, std::vector<
     }
   }
   if (pace) {
-    // Islands in place handed on by pace: each rank's contacts and pace to every rank, which
-    // work out alike who hands what to whom (hands_of).
+    // Islands in place handed on by pace: each rank's expected increments (its islands', by
+    // their sizes, CollisionPace::islands) and its pace to every rank, which work out alike who
+    // hands what to whom (hands_of).
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> by_island;  // this rank's islands in place, by label
+    for (const std::uint32_t k : in_place) by_island.emplace_back(labels[colliding[k].a].id, k);
+    std::sort(by_island.begin(), by_island.end());
+    std::vector<std::uint64_t> record_islands;
+    for (const ContactRecord& r : records) record_islands.push_back(r.island);
+    std::sort(record_islands.begin(), record_islands.end());
+    // Where the island that starts at `at` of `items` (sorted by island) ends.
+    auto island_end = [](const auto& items, std::size_t at, auto&& island) {
+      std::size_t end = at;
+      while (end < items.size() && island(items[end]) == island(items[at])) ++end;
+      return end;
+    };
+    auto label_of = [](const std::pair<std::uint64_t, std::uint32_t>& item) { return item.first; };
+    auto itself = [](std::uint64_t island) { return island; };
+    double expected = 0;
+    for (std::size_t at = 0, end; at < by_island.size(); at = end)
+      end = island_end(by_island, at, label_of), expected += pace->islands.expected(end - at);
+    for (std::size_t at = 0, end; at < record_islands.size(); at = end)
+      end = island_end(record_islands, at, itself), expected += pace->islands.expected(end - at);
     const std::size_t rank_count = std::size_t(ranks.size());
     std::vector<std::int64_t> counts(2 * rank_count, 0);
-    counts[std::size_t(me)] = std::int64_t(in_place.size() + records.size());
+    counts[std::size_t(me)] = std::llround(expected);
     counts[rank_count + std::size_t(me)] = std::llround(pace->seconds_an_increment * 1e12);
     ranks.sum(counts);
     const std::vector<std::int64_t> paces = paces_of(std::span(counts).last(rank_count));
@@ -276,9 +296,6 @@ CollisionTotals resolve_collisions_across_ranks(const World& world, std::vector<
     if (!hands.empty()) {
       // This rank's islands in place, by label, each its contacts as found; handed in that
       // order while an island brings the taker nearer its share.
-      std::vector<std::pair<std::uint64_t, std::uint32_t>> by_island;
-      for (const std::uint32_t k : in_place) by_island.emplace_back(labels[colliding[k].a].id, k);
-      std::sort(by_island.begin(), by_island.end());
       const std::int64_t pace_ps = paces[std::size_t(me)];
       std::map<int, std::vector<ContactRecord>> handed;
       std::vector<std::uint32_t> kept;
@@ -286,9 +303,8 @@ CollisionTotals resolve_collisions_across_ranks(const World& world, std::vector<
       for (const Hand& hand : hands) {
         if (hand.giver != me) continue;
         for (std::int64_t given = 0; at < by_island.size();) {
-          std::size_t end = at;
-          while (end < by_island.size() && by_island[end].first == by_island[at].first) ++end;
-          const std::int64_t island_ps = std::int64_t(end - at) * pace_ps;
+          const std::size_t end = island_end(by_island, at, label_of);
+          const std::int64_t island_ps = std::llround(pace->islands.expected(end - at) * double(pace_ps));
           if (2 * (given + island_ps) > 2 * hand.ps + island_ps) break;
           for (; at < end; ++at) {
             const std::uint32_t k = by_island[at].second;
@@ -352,6 +368,7 @@ CollisionTotals resolve_collisions_across_ranks(const World& world, std::vector<
     for (const Resolved& r : from_bytes<Resolved>(bytes)) set_resolved(posed[index_of(r.id)], r);
   refresh_halo(posed, halo, ranks);
   totals.sum_across(ranks);
+  if (pace) pace->islands += totals.by_size;  // every rank's islands: the same on every rank
   return totals;
 }
 

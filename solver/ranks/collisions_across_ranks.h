@@ -17,13 +17,15 @@
 namespace scree::solver {
 
 // How fast this rank resolves collisions: the seconds an energy-tracking increment took it, the
-// mean of its last sweep's and the pace before (0 until known); and the islands it handed to
+// mean of its last sweep's and the pace before (0 until known); the islands every rank resolved
+// so far, by size, and their increments (the same on every rank); and the islands it handed to
 // other ranks in its last sweep. An island's time follows its increments (0.18 µs each), known
-// only once it is resolved: they vary fivefold between islands of one size and follow no rank
-// from sweep to sweep, so a rank's load is its contacts (each taking the mean increments) at its
-// pace an increment, its speed alone (docs/parallel.md, "Collisions by pace").
+// only once it is resolved: they grow with its size and vary fivefold between islands of one
+// size, following no rank from sweep to sweep, so a rank's load is the increments its islands'
+// sizes take on the mean at its pace an increment (docs/parallel.md, "Collisions by pace").
 struct CollisionPace {
   double seconds_an_increment = 0;
+  IslandIncrements islands;
   std::size_t islands_handed = 0;
 };
 
