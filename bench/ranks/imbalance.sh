@@ -13,8 +13,10 @@
 #
 #   bench/ranks/imbalance.sh CASE.yaml R [END]                END: the end time (s), else the case's
 #   SOLVE="--restart $PWD/run1s/checkpoint.h5" bench/ranks/imbalance.sh probe.yaml 16 1.02
-#   ENDS="Ranks::send_to_any" ...                             more ends (functions of scree::solver
-#                                                             every rank calls as often), stretches cut there
+#   ENDS="island_solvers(*) Ranks::send_to_any(*)?const" ...  more ends: callgrind's patterns of
+#                                                             functions of scree::solver that every rank
+#                                                             calls as often ("?": the space before a
+#                                                             member's const), the stretches cut there
 #   KEEP=DIR ...                                              the counts kept in DIR
 #
 # scree-solve's own options follow SOLVE="..."; BUILD_DIR (default build) holds
@@ -34,13 +36,12 @@ copy=$(dirname "$case_file")/.imbalance.yaml
 scratch+=("$copy")
 sed -e "s|^  directory: .*|  directory: $work/out|" ${end:+-e "s|^  duration: .*|  duration: $end|"} "$case_file" > "$copy"
 # The ends of the three phases that every rank reaches together (a pattern ending in ")" leaves
-# out the lambdas within them, whose names end in "const"), and ENDS's (members perhaps const).
+# out the lambdas within them, whose names end in "const"), and ENDS's. One pattern a function:
+# of two that begin alike, callgrind keeps the last.
+read -r -a extra <<< "${ENDS:-}"
 ends=()
-for phase in find_contacts resolve_collisions_across_ranks rest_across_ranks; do
-  ends+=(--dump-after="scree::solver::$phase(*)")
-done
-for function in ${ENDS:-}; do
-  ends+=(--dump-after="scree::solver::$function(*)" --dump-after="scree::solver::$function(*) const")
+for pattern in "find_contacts(*)" "resolve_collisions_across_ranks(*)" "rest_across_ranks(*)" "${extra[@]}"; do
+  ends+=(--dump-after="scree::solver::$pattern")
 done
 # The ranks paced as on cores of their own (critical_path.c, as critical_path.sh runs them): each
 # keeps its core until it waits (first in, first out: the machine's other work waits too), and
