@@ -266,25 +266,24 @@ CollisionTotals resolve_collisions_across_ranks(const World& world, std::vector<
     // Islands in place handed on by pace: each rank's expected increments (its islands', by
     // their sizes, CollisionPace::islands) and its pace to every rank, which work out alike who
     // hands what to whom (hands_of).
-    std::vector<std::pair<std::uint64_t, std::uint32_t>> by_island;  // this rank's islands in place, by label
+    // Contacts by island (label, then a contact in place or 0), sorted: this rank's islands in
+    // place, and those it resolves from records.
+    using ByIsland = std::vector<std::pair<std::uint64_t, std::uint32_t>>;
+    ByIsland by_island, record_islands;
     for (const std::uint32_t k : in_place) by_island.emplace_back(labels[colliding[k].a].id, k);
-    std::sort(by_island.begin(), by_island.end());
-    std::vector<std::uint64_t> record_islands;
-    for (const ContactRecord& r : records) record_islands.push_back(r.island);
-    std::sort(record_islands.begin(), record_islands.end());
-    // Where the island that starts at `at` of `items` (sorted by island) ends.
-    auto island_end = [](const auto& items, std::size_t at, auto&& island) {
+    for (const ContactRecord& r : records) record_islands.emplace_back(r.island, 0);
+    // Where the island that starts at `at` ends.
+    auto island_end = [](const ByIsland& items, std::size_t at) {
       std::size_t end = at;
-      while (end < items.size() && island(items[end]) == island(items[at])) ++end;
+      while (end < items.size() && items[end].first == items[at].first) ++end;
       return end;
     };
-    auto label_of = [](const std::pair<std::uint64_t, std::uint32_t>& item) { return item.first; };
-    auto itself = [](std::uint64_t island) { return island; };
     double expected = 0;
-    for (std::size_t at = 0, end; at < by_island.size(); at = end)
-      end = island_end(by_island, at, label_of), expected += pace->islands.expected(end - at);
-    for (std::size_t at = 0, end; at < record_islands.size(); at = end)
-      end = island_end(record_islands, at, itself), expected += pace->islands.expected(end - at);
+    for (ByIsland* items : {&by_island, &record_islands}) {
+      std::sort(items->begin(), items->end());
+      for (std::size_t at = 0, end; at < items->size(); at = end)
+        end = island_end(*items, at), expected += pace->islands.expected(end - at);
+    }
     const std::size_t rank_count = std::size_t(ranks.size());
     std::vector<std::int64_t> counts(2 * rank_count, 0);
     counts[std::size_t(me)] = std::llround(expected);
@@ -303,7 +302,7 @@ CollisionTotals resolve_collisions_across_ranks(const World& world, std::vector<
       for (const Hand& hand : hands) {
         if (hand.giver != me) continue;
         for (std::int64_t given = 0; at < by_island.size();) {
-          const std::size_t end = island_end(by_island, at, label_of);
+          const std::size_t end = island_end(by_island, at);
           const std::int64_t island_ps = std::llround(pace->islands.expected(end - at) * double(pace_ps));
           if (2 * (given + island_ps) > 2 * hand.ps + island_ps) break;
           for (; at < end; ++at) {
