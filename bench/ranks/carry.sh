@@ -8,11 +8,14 @@
 #       or Open MPI's components load (by ldd), Open MPI's and PMIx's own folders, and WORK's
 #       cases (strong: the case, its rocks, terrain, avatars and checkpoint at 1 s; weak-R:
 #       each case) in one archive.
+#   ALSO="NAME=PATH ..." bench/ranks/carry.sh pack ...   other builds of scree-solve beside it
+#       (a change to time against main there), each as bin/scree-solve-NAME.
 #   bench/ranks/carry.sh unpack BUNDLE.tar.xz DIR    there: the bundle under DIR, Open MPI's
 #       folders and launcher put at their paths (/usr/lib/x86_64-linux-gnu/openmpi, …,
 #       /usr/bin/orterun), and DIR/env.sh
 #       written: source it, then run bench/ranks/scaling.sh run DIR/work as on this machine
-#       (it sets SOLVE and MPIRUN to run through the bundle's own loader).
+#       (it sets SOLVE and MPIRUN to run through the bundle's own loader, LOADER to the
+#       loader alone: SOLVE="$LOADER DIR/bin/scree-solve-NAME" runs another build).
 #
 # Each program runs through the bundle's loader (ld-linux-x86-64.so.2 --library-path), Open
 # MPI starts its ranks on the machine itself (OMPI_MCA_plm=isolated: no ssh there) and copies
@@ -38,10 +41,16 @@ pack() {
   trap 'rm -rf "$stage"' EXIT
   mkdir -p "$stage/lib" "$stage/bin" "$stage/sys" "$stage/work"
   cp -L "$solve" "$stage/bin/"
+  local also=() entry
+  for entry in ${ALSO:-}; do
+    [[ $entry =~ ^([A-Za-z0-9_-]+)=(.+)$ && -x ${BASH_REMATCH[2]} ]] || fail "ALSO: $entry is not NAME=PATH of a built scree-solve"
+    cp -L "${BASH_REMATCH[2]}" "$stage/bin/scree-solve-${BASH_REMATCH[1]}"
+    also+=("${BASH_REMATCH[2]}")
+  done
   # scaling.sh's busy series binds its copies with taskset, should the machine lack it.
   cp -L "$(command -v taskset)" "$stage/bin/"
   # Every library that a program or one of Open MPI's components loads, and the loader.
-  local files=("$solve" "${launchers[@]}")
+  local files=("$solve" "${also[@]}" "${launchers[@]}")
   for dir in "${mpi_libraries[@]}"; do
     [[ -d $dir ]] || fail "$dir: not here (Debian's openmpi-bin and libpmix2 put it there)"
     while IFS= read -r -d '' path; do files+=("$path"); done < <(find "$dir" -name '*.so*' -type f -print0)
@@ -83,6 +92,10 @@ unpack() {
 # Made by bench/ranks/carry.sh unpack: source it before bench/ranks/scaling.sh run $dir/work.
 export HOME=\${HOME:-/root} OMPI_MCA_plm=isolated OMPI_MCA_btl_vader_single_copy_mechanism=none
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# scree-solve's default, set here: without it scree-solve sets it and runs itself again from
+# /proc/self/exe, which under the loader is the loader, and fails.
+export OMP_WAIT_POLICY=\${OMP_WAIT_POLICY:-passive}
+export LOADER="$loader"
 export SOLVE="$loader $dir/bin/scree-solve" PATH="\$PATH:$dir/bin"
 export MPIRUN="$loader ${launchers[0]} --bind-to core"
 EOF
