@@ -634,6 +634,7 @@ void share_among_ranks(Simulation& sim, const Ranks& ranks) {
   // reductions, five in its 284 steps. A grid stays as the case has it.
   share->recut_above = c.parallel.ranks ? 0 : 1.05;
   share->paced = !ranks.share_cores(omp_get_max_threads());
+  share->collision_pace.timed = share->paced;
   share->owned.assign(w.grain_count(), 1);
   share->hand_over(w);
   sim.share = std::move(share);

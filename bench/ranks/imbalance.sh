@@ -49,7 +49,7 @@ done
 mpicc -O2 -shared -fPIC "$here/critical_path.c" -o "$work/libcritical_path.so"
 launch=(mpirun -np "$ranks" $(oversubscribe "$ranks") -x LD_PRELOAD="$work/libcritical_path.so" -x CRITICAL_PATH_OUT="$work/waits"
         -x CRITICAL_PATH_CLOCK=cpu)
-if ((ranks > $(nproc))) && chrt -f 1 true 2> /dev/null; then launch+=(-x CRITICAL_PATH_FIFO=1); fi
+if [[ ${PACED:-1} == 1 ]] && ((ranks > $(nproc))) && chrt -f 1 true 2> /dev/null; then launch+=(-x CRITICAL_PATH_FIFO=1); fi
 # Each rank names its own files (%q: the variable Open MPI gives each rank; empty on one).
 "${launch[@]}" valgrind --tool=callgrind "${ends[@]}" \
   --callgrind-out-file="$work/calls.%q{OMPI_COMM_WORLD_RANK}" "$solve" "$copy" "${options[@]}" > "$work/run.log" 2>&1 ||

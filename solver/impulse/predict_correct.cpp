@@ -102,7 +102,7 @@ SweepContacts collide_and_gather(World& world, const ImpulseSettings& settings, 
     for (const RestingPoint& r : resting.points) approach_before.push_back(resting.normal_velocity(r, posed));
   if (share) {
     resolve_collisions_across_ranks(world, posed, colliding, is_static, share->owned, share->halo, share->ranks,
-                                    settings.collisions, share->paced ? &share->collision_pace : nullptr)
+                                    settings.collisions, &share->collision_pace)
         .book(world, report);
   } else {
     std::vector<CollidingContact> collisions;

@@ -287,7 +287,7 @@ CollisionTotals resolve_collisions_across_ranks(const World& world, std::vector<
     const std::size_t rank_count = std::size_t(ranks.size());
     std::vector<std::int64_t> counts(2 * rank_count, 0);
     counts[std::size_t(me)] = std::llround(expected);
-    counts[rank_count + std::size_t(me)] = std::llround(pace->seconds_an_increment * 1e12);
+    counts[rank_count + std::size_t(me)] = pace->timed ? std::llround(pace->seconds_an_increment * 1e12) : 1;
     ranks.sum(counts);
     const std::vector<std::int64_t> paces = paces_of(std::span(counts).last(rank_count));
     const std::vector<Hand> hands = paces.empty() ? std::vector<Hand>() : hands_of(std::span(counts).first(rank_count), paces);
@@ -344,7 +344,7 @@ CollisionTotals resolve_collisions_across_ranks(const World& world, std::vector<
   }
   std::map<int, std::vector<Resolved>> replies;
   if (!records.empty()) totals += resolve_here(world, std::move(records), sent_by, settings, replies);
-  if (pace && totals.increments > 0) {
+  if (pace && pace->timed && totals.increments > 0) {
     const double last =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - resolving).count() / double(totals.increments);
     pace->seconds_an_increment = pace->seconds_an_increment > 0 ? 0.5 * (pace->seconds_an_increment + last) : last;

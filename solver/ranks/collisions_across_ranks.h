@@ -23,10 +23,14 @@ namespace scree::solver {
 // only once it is resolved: they grow with its size and vary fivefold between islands of one
 // size, following no rank from sweep to sweep, so a rank's load is the increments its islands'
 // sizes take on the mean at its pace an increment (docs/parallel.md, "Collisions by pace").
+// Not `timed` (ranks that share cores, whose time measures their turns on the cores rather than
+// their speed: Ranks::share_cores), every rank's pace is taken alike: islands are handed by
+// their expected increments alone, from the first sweep on.
 struct CollisionPace {
   double seconds_an_increment = 0;
   IslandIncrements islands;
   std::size_t islands_handed = 0;
+  bool timed = true;
 };
 
 // Every rank calls it with the colliding contacts it found (its part of the search,
@@ -35,7 +39,7 @@ struct CollisionPace {
 // Afterwards the colliding grains' velocities in `posed` are what one process resolving all
 // the contacts gives, on every rank that holds them; returns every rank's totals, on every rank.
 // With `pace` (every rank's, each its own), a rank expected to take longer than the mean over
-// its islands' contacts, at its pace, hands islands whose every contact it found to ranks expected to
+// its islands' contacts, at its pace (alike where not timed), hands islands whose every contact it found to ranks expected to
 // finish sooner, and this rank's pace is kept up; the bits are the same.
 CollisionTotals resolve_collisions_across_ranks(const World& world, std::vector<RigidBody>& posed,
                                                 std::span<const Contact> colliding, const std::vector<bool>& is_static,

@@ -51,7 +51,9 @@ struct RankShare {
   std::vector<std::int64_t> cut_shares;  // by rank: the shares the regions were last cut for (empty: even)
   bool cut_by_paces = false;             // whether the regions have been cut for known paces yet
   StripPace strip_pace;  // how fast this rank solves its strips of big islands (resting_across_ranks.h)
-  CollisionPace collision_pace;  // how fast this rank resolves collisions (collisions_across_ranks.h)
+  // How fast this rank resolves collisions (collisions_across_ranks.h); `timed` as `paced`, the
+  // islands handed by their expected increments alone where not.
+  CollisionPace collision_pace;
 
   // Every rank calls it: each rank's world (any grains, `owned` saying which it hands on, each
   // grain owned by one rank) becomes its region's grains and halo.

@@ -150,5 +150,23 @@ TEST(CollisionsAcrossRanks, IslandsHandedByPaceResolveAsOnOneProcess) {
   EXPECT_NE(pace.seconds_an_increment, before);
 }
 
+// Islands handed by work where ranks share cores (CollisionPace::timed false): their times
+// measure their turns on the cores, so every pace is taken alike, even where none is known yet or
+// rank 0's reads a thousand times slower. Rank 0's region holds every grain (a grid whose first
+// column is wider than the cloud), so it is expected to resolve every island and hands some to
+// the others by their expected increments; every grain and book the same bits.
+TEST(CollisionsAcrossRanks, IslandsHandedByWorkWhereRanksShareCores) {
+  const Ranks ranks = Ranks::world();
+  const Box bounds(Vec3(0, 0, 0), Vec3(4.0 * ranks.size(), 1, 1.5));
+  for (const double rank_0 : {0.0, 1e-3}) {
+    CollisionPace pace;
+    pace.timed = false;
+    pace.seconds_an_increment = ranks.rank() == 0 ? rank_0 : rank_0 / 1000;
+    expect_resolved_as_one_process(Decomposition::cartesian(bounds, {ranks.size(), 1, 1}), ranks, &pace);
+    EXPECT_EQ(pace.islands_handed > 0, ranks.rank() == 0 && ranks.size() > 1);
+    EXPECT_EQ(pace.seconds_an_increment, ranks.rank() == 0 ? rank_0 : rank_0 / 1000) << "not timed: left as it was";
+  }
+}
+
 }  // namespace
 }  // namespace scree::solver
