@@ -18,6 +18,14 @@
 #                                                             calls as often ("?": the space before a
 #                                                             member's const), the stretches cut there
 #   KEEP=DIR ...                                              the counts kept in DIR
+#   PACED=0 ...                                               the ranks not paced: they take turns on the
+#                                                             cores, so scree shares the regions, strips
+#                                                             and collisions by work alone, and the count
+#                                                             is the same to the digit run after run (paced,
+#                                                             the cuts follow paces read on CPU time, which
+#                                                             this host's speed moves: 11–16 % of the probe's
+#                                                             work in one afternoon); a change to a work
+#                                                             model is measured so
 #
 # scree-solve's own options follow SOLVE="..."; BUILD_DIR (default build) holds
 # bin/scree-solve. A run takes about 100 times its time without valgrind.
