@@ -13,6 +13,13 @@ void RankShare::hand_over(World& world) {
   for (std::size_t i = 0; i < world.grain_count(); ++i) handed_at[i] = world.bodies[i].position;
 }
 
+// What a grain weighs beside its contacts: its own search (its neighbours' pairs, touching or
+// not, the walls and the terrain) is about two contacts' worth. Counted unpaced on sixteen ranks
+// of the dc7 dense flow (bench/ranks/imbalance.sh PACED=0), the search's busiest rank 7.5 % of its
+// work over the mean with one, 5.1 % with two; each contact two, or a contact with the terrain
+// three, were worse (docs/benchmarks.md, "Grains weighed two").
+constexpr std::int64_t grain_weight = 2;
+
 std::vector<std::int64_t> bisection_weights(const World& world, const std::vector<char>* owned) {
   std::vector<std::int64_t> weights;
   for (std::uint32_t i = 0; i < world.grain_count(); ++i) {
@@ -23,7 +30,7 @@ std::vector<std::int64_t> bisection_weights(const World& world, const std::vecto
       if (!last || last->first.b != e.first.b || last->first.plane != e.first.plane) ++contacts;
       last = &e;
     }
-    weights.push_back(1 + contacts);
+    weights.push_back(grain_weight + contacts);
   }
   return weights;
 }

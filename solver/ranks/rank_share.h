@@ -78,7 +78,7 @@ struct RankShare {
 };
 
 // What each grain of `world` weighs for the bisection (`owned`: those it holds; null: all):
-// one for the grain, and one for each contact it is body A of in the resting store (the
+// two for the grain, and one for each contact it is body A of in the resting store (the
 // bodies and walls it rested on last step), the work a grain brings to the search and the
 // solve (docs/parallel.md, "Decomposition").
 std::vector<std::int64_t> bisection_weights(const World& world, const std::vector<char>* owned = nullptr);

@@ -44,10 +44,10 @@ TEST(Bisection, RanksHoldingSharesOfThePointsCutAsOneHoldingAll) {
   }
 }
 
-// A grain weighs one, and one more for each body or wall it rested on last step as body A
+// A grain weighs two, and one more for each body or wall it rested on last step as body A
 // (its points on one contact counting once), so that the bisection shares the work, not only
 // the grains (the issue: "weighted by grains and contacts").
-TEST(Bisection, AGrainWeighsOnePlusItsContacts) {
+TEST(Bisection, AGrainWeighsTwoPlusItsContacts) {
   World w;
   w.shapes.push_back(GrainShape::sphere(0.1));
   for (std::uint64_t id = 0; id < 3; ++id) w.add_grain(id, 0, 0, 2650, 1, Vec3(double(id), 0, 0), Quat::Identity());
@@ -57,9 +57,9 @@ TEST(Bisection, AGrainWeighsOnePlusItsContacts) {
   // three contacts. Grain 1: none as A. Grain 2: one point on grain 0.
   w.resting_impulses = RestingImpulses({{key(0, 1, 0, 4), p}, {key(0, 1, 0, 7), p}, {key(0, 1, 0, 9), p}, {key(0, 2, 0, 1), p},
                                         {key(0, 3, 1, 2), p}, {key(0, 3, 1, 5), p}, {key(2, 0, 0, 3), p}});
-  EXPECT_EQ(bisection_weights(w), (std::vector<std::int64_t>{4, 1, 2}));
+  EXPECT_EQ(bisection_weights(w), (std::vector<std::int64_t>{5, 2, 3}));
   const std::vector<char> owned{0, 1, 1};
-  EXPECT_EQ(bisection_weights(w, &owned), (std::vector<std::int64_t>{1, 2}));
+  EXPECT_EQ(bisection_weights(w, &owned), (std::vector<std::int64_t>{2, 3}));
 }
 
 // A rank whose contact search takes longer a unit of weight (a slower core, or one the machine
