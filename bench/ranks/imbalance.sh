@@ -37,6 +37,7 @@ case_file=$(realpath "$1")
 ranks=$2 end=${3:-}
 [[ $ranks =~ ^[1-9][0-9]*$ ]] || usage
 [[ -z $end || $end =~ ^[0-9]*\.?[0-9]+$ ]] || { echo "imbalance.sh: error: END=$end: not an end time in s" >&2; exit 2; }
+[[ ${PACED:-1} =~ ^[01]$ ]] || { echo "imbalance.sh: error: PACED=$PACED: not 0 (unpaced) or 1 (paced, the default)" >&2; exit 2; }
 tool=imbalance.sh
 source "$(dirname "$0")/under_valgrind.sh"
 
